@@ -1,0 +1,91 @@
+/**
+ * The public contract of @recourse/server: how a tool is declared and what a host needs.
+ * Implementations live in their own files; this file holds only types shared across them.
+ *
+ * @packageDocumentation
+ */
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+
+/** Who is calling: resolved from a verified token (HTTP) or the configured identity (stdio). */
+export interface Principal {
+  readonly memberId: string;
+  readonly name: string;
+  readonly kind: 'person' | 'assistant';
+  readonly role: string;
+}
+
+/** Maps roles to permissions; the pipeline's permission step asks it. */
+export interface PermissionPolicy {
+  /** Whether `role` holds `permission` (possibly with conditions the tool's handler checks itself). */
+  allows(role: string, permission: string): boolean;
+  /** The roles that hold `permission`, in a stable order, for refusal messages. */
+  rolesGranting(permission: string): readonly string[];
+}
+
+/** MCP tool annotations, as hints to clients (all optional). */
+export interface ToolHints {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** What a handler gets besides its validated arguments. */
+export interface ToolContext {
+  readonly principal: Principal;
+  /** Fires on client cancellation (any transport) or on the tool's deadline; `reason` says which. */
+  readonly signal: AbortSignal;
+  /** The id under which this call is logged; failures carry it. */
+  readonly correlationId: string;
+  /** Epoch milliseconds by which the handler must finish. */
+  readonly deadlineAt: number;
+  readonly logger: Logger;
+  /** The idempotency key the caller sent, when the tool accepts one. */
+  readonly idempotencyKey?: string;
+  /** Sends a progress notification when the caller asked for progress; a no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+/** What a handler returns on success: a text for the model and, optionally, structured data. */
+export interface ToolSuccess {
+  readonly text: string;
+  readonly structuredContent?: Record<string, unknown>;
+}
+
+/**
+ * A tool declared once: the kit wraps its handler in the pipeline (principal, permission, rate limit,
+ * validation, idempotency, deadline and cancellation, mapping).
+ */
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title?: string;
+  /** Tells a model what the tool does, how its arguments look and which tool to use instead. */
+  readonly description: string;
+  /** A strict zod object; unknown keys are refused with a validation failure. */
+  readonly input: Input;
+  readonly annotations: ToolHints;
+  /** The permission the caller's role must hold, e.g. `tasks:create`. */
+  readonly permission: string;
+  /** Rate-limit cost of one call (default 1). */
+  readonly cost?: number;
+  /** Deadline in milliseconds (default: the server's, 10 000). */
+  readonly deadlineMs?: number;
+  /** Whether the tool accepts an `idempotencyKey` argument and replays repeats. */
+  readonly idempotent?: boolean;
+  readonly handler: (args: z.infer<Input>, ctx: ToolContext) => Promise<ToolSuccess>;
+}
+
+/** Declares a tool with its input type inferred; returns the definition unchanged. */
+export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition<Input>): ToolDefinition<Input> {
+  return definition;
+}
+
+/** Why a bearer token was refused; each becomes HTTP 401 with `error="invalid_token"`. */
+export type TokenRefusal = 'missing' | 'unknown' | 'revoked' | 'expired';
+
+/** Verifies bearer tokens for the HTTP host. */
+export interface TokenVerifier {
+  verify(token: string): Promise<{ ok: true; principal: Principal } | { ok: false; reason: TokenRefusal }>;
+}

@@ -1,0 +1,11 @@
+export { defineTool } from './contract.ts';
+export type {
+  PermissionPolicy,
+  Principal,
+  TokenRefusal,
+  TokenVerifier,
+  ToolContext,
+  ToolDefinition,
+  ToolHints,
+  ToolSuccess,
+} from './contract.ts';
