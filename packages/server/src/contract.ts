@@ -89,3 +89,39 @@ export type TokenRefusal = 'missing' | 'unknown' | 'revoked' | 'expired';
 export interface TokenVerifier {
   verify(token: string): Promise<{ ok: true; principal: Principal } | { ok: false; reason: TokenRefusal }>;
 }
+
+/** One finished tool call as recorded in the call log; never holds argument values. */
+export interface CallLogEntry {
+  readonly at: string;
+  readonly memberId: string | null;
+  readonly tool: string;
+  /** `ok` or a failure category. */
+  readonly outcome: 'ok' | import('@recourse/core').FailureCategory;
+  /** The failure code, or null on success. */
+  readonly code: string | null;
+  readonly durationMs: number;
+  readonly correlationId: string;
+}
+
+/** Where the pipeline records every tool call (the board stores them; tests may keep them in memory). */
+export interface CallLogSink {
+  record(entry: CallLogEntry): void | Promise<void>;
+}
+
+/** The state of an idempotency key as seen by {@link IdempotencyStore.claim}. */
+export type IdempotencyClaim =
+  | { readonly state: 'claimed' }
+  | { readonly state: 'pending' }
+  | { readonly state: 'done'; readonly argsHash: string; readonly result: ToolSuccess }
+  | { readonly state: 'mismatch' };
+
+/**
+ * Durable records of idempotent writes, scoped per member and key. `claim` is atomic: of two concurrent
+ * claims for one key exactly one gets `claimed`.
+ */
+export interface IdempotencyStore {
+  claim(memberId: string, key: string, tool: string, argsHash: string, ttlMs: number): Promise<IdempotencyClaim>;
+  complete(memberId: string, key: string, result: ToolSuccess): Promise<void>;
+  /** Drops a claim whose call failed, so that a later attempt may run. */
+  release(memberId: string, key: string): Promise<void>;
+}

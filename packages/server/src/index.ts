@@ -9,3 +9,4 @@ export type {
   ToolHints,
   ToolSuccess,
 } from './contract.ts';
+export type { CallLogEntry, CallLogSink, IdempotencyClaim, IdempotencyStore } from './contract.ts';
