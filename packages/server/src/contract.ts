@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { Logger } from 'pino';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 /** Who is calling: resolved from a verified token (HTTP) or the configured identity (stdio). */
 export interface Principal {
@@ -46,6 +47,12 @@ export interface ToolContext {
   readonly idempotencyKey?: string;
   /** Sends a progress notification when the caller asked for progress; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Runs a write only while the call is still live: throws the abort reason when the signal has fired,
+   * otherwise records that something changed (so a later deadline failure says so) and runs `work`.
+   * Keep `work` synchronous (one SQLite transaction) or pass it the signal.
+   */
+  commit<T>(work: () => T): T;
 }
 
 /** What a handler returns on success: a text for the model and, optionally, structured data. */
@@ -124,4 +131,23 @@ export interface IdempotencyStore {
   complete(memberId: string, key: string, result: ToolSuccess): Promise<void>;
   /** Drops a claim whose call failed, so that a later attempt may run. */
   release(memberId: string, key: string): Promise<void>;
+}
+
+/** Which transport leg a fresh SDK server instance serves. */
+export type TransportLeg = 'http-legacy' | 'http-modern' | 'stdio';
+
+/** Builds a fresh SDK server for one HTTP request (or one stdio connection), bound to its caller. */
+export type McpServerFactory = (ctx: { principal: Principal | undefined; transport: TransportLeg }) => McpServer;
+
+/** Cancels a running call by its caller and JSON-RPC request id (for the HTTP 2025 stateless leg). */
+export interface CallCanceller {
+  /** Returns true when a running call was found and its signal fired. */
+  cancel(memberId: string, requestId: string | number, reason: string): boolean;
+}
+
+/** What the hosts need from a Recourse server: a per-request SDK server factory and a canceller. */
+export interface RecourseServer {
+  readonly createMcpServer: McpServerFactory;
+  readonly inflight: CallCanceller;
+  readonly tools: readonly ToolDefinition[];
 }

@@ -9,4 +9,13 @@ export type {
   ToolHints,
   ToolSuccess,
 } from './contract.ts';
-export type { CallLogEntry, CallLogSink, IdempotencyClaim, IdempotencyStore } from './contract.ts';
+export type {
+  CallCanceller,
+  CallLogEntry,
+  CallLogSink,
+  IdempotencyClaim,
+  IdempotencyStore,
+  McpServerFactory,
+  RecourseServer,
+  TransportLeg,
+} from './contract.ts';
