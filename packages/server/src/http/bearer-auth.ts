@@ -1,0 +1,102 @@
+/**
+ * Bearer authentication for the HTTP host: the token is read from `Authorization`, checked by the
+ * injected {@link TokenVerifier}, and a refusal becomes HTTP 401 with an RFC 6750 challenge.
+ *
+ * @packageDocumentation
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal, TokenRefusal, TokenVerifier } from '../contract.ts';
+import { HOST_REFUSAL_CODES } from './refusal-codes.ts';
+import { NOTHING_CHANGED, clip, type HttpRefusal } from './http-refusal.ts';
+
+/** Default advice on getting a token, used in 401 messages. */
+export const DEFAULT_TOKEN_HINT = "Ask the server's operator for a new token";
+
+/** What a 401 needs besides the reason: where the metadata lives and how to get a token. */
+export interface BearerChallenge {
+  /** Absolute URL of the RFC 9728 protected-resource metadata document. */
+  readonly resourceMetadataUrl: string;
+  /** A clause telling the caller how to obtain a token, e.g. "Ask the board owner for a new token (recourse-board tokens create)". */
+  readonly tokenHint: string;
+}
+
+/** The outcome of authenticating one request. `error` is set when the verifier itself failed (503). */
+export type AuthOutcome =
+  | { readonly ok: true; readonly principal: Principal }
+  | { readonly ok: false; readonly refusal: HttpRefusal; readonly error?: unknown };
+
+const DESCRIPTIONS: Record<TokenRefusal | 'malformed', string> = {
+  missing: 'No bearer token was sent',
+  malformed: 'The Authorization header does not carry a Bearer token',
+  unknown: 'The bearer token is not known to this server',
+  revoked: 'The bearer token was revoked',
+  expired: 'The bearer token has expired',
+};
+
+/**
+ * Authenticates a request by its `Authorization: Bearer <token>` header. A missing, malformed, unknown,
+ * revoked or expired token is refused with HTTP 401 (-31401, `data.reason`), a verifier that throws with
+ * HTTP 503 (-31503, `Retry-After: 5`). The token never appears in a refusal.
+ */
+export async function authenticate(
+  headers: IncomingHttpHeaders,
+  verifier: TokenVerifier,
+  challenge: BearerChallenge,
+): Promise<AuthOutcome> {
+  const header = headers.authorization;
+  if (header === undefined || header.trim() === '')
+    return { ok: false, refusal: unauthorized('missing', challenge) };
+  const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
+  const token = match?.[1];
+  if (token === undefined) {
+    const scheme = header.trim().split(/\s+/)[0] ?? '';
+    return { ok: false, refusal: unauthorized('missing', challenge, scheme) };
+  }
+  let verdict: Awaited<ReturnType<TokenVerifier['verify']>>;
+  try {
+    verdict = await verifier.verify(token);
+  } catch (error) {
+    return { ok: false, error, refusal: verifierDown() };
+  }
+  return verdict.ok
+    ? { ok: true, principal: verdict.principal }
+    : { ok: false, refusal: unauthorized(verdict.reason, challenge) };
+}
+
+/** Builds the 401 refusal for `reason`; `scheme` names a non-Bearer scheme that was sent instead. */
+export function unauthorized(reason: TokenRefusal, challenge: BearerChallenge, scheme?: string): HttpRefusal {
+  const description = DESCRIPTIONS[scheme === undefined ? reason : 'malformed'];
+  const what =
+    scheme === undefined
+      ? `${description}.`
+      : `${description} (the scheme sent was "${clip(scheme, 20)}"; the credential is not shown).`;
+  const retry =
+    reason === 'missing'
+      ? 'retrying without a token will be refused again'
+      : 'retrying with the same token will be refused again';
+  return {
+    status: 401,
+    code: HOST_REFUSAL_CODES.Unauthorized,
+    reason: `auth:${reason}`,
+    headers: {
+      'www-authenticate':
+        `Bearer error="invalid_token", error_description="${description}", ` +
+        `resource_metadata="${challenge.resourceMetadataUrl}"`,
+    },
+    message: `${what} ${challenge.tokenHint} and send it as Authorization: Bearer <token>; ${retry}. ${NOTHING_CHANGED}`,
+    data: { reason },
+  };
+}
+
+function verifierDown(): HttpRefusal {
+  return {
+    status: 503,
+    code: HOST_REFUSAL_CODES.Unavailable,
+    reason: 'auth:verifier-failed',
+    headers: { 'retry-after': '5' },
+    message:
+      'The server could not check the bearer token because its token store failed. ' +
+      `Retry the same request in 5 s; the token itself was not judged invalid. ${NOTHING_CHANGED}`,
+    data: { retryAfterMs: 5000 },
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * The HTTP host: serves any {@link McpServerFactory} over Streamable HTTP on one endpoint for both
+ * protocol eras (2026-07-28 stateless and the 2025 `initialize` family), behind flood protection,
+ * DNS-rebinding protection, body checks and bearer authentication.
+ *
+ * @packageDocumentation
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
+import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import { pino, type Logger } from 'pino';
+import type { CallCanceller, McpServerFactory, Principal, TokenVerifier } from '../contract.ts';
+import { createFloodGuard, DEFAULT_FLOOD_LIMIT, type FloodLimit } from './flood-guard.ts';
+import { checkHostAndOrigin, loopbackPolicy, type HostOriginPolicy } from './host-origin-guard.ts';
+import {
+  checkContentType,
+  checkDeclaredSize,
+  DEFAULT_MAX_BODY_BYTES,
+  parseJsonRpcBody,
+  readBody,
+} from './request-body.ts';
+import { authenticate, DEFAULT_TOKEN_HINT } from './bearer-auth.ts';
+import { buildMetadata, metadataPaths } from './protected-resource-metadata.ts';
+import { applyCancellations, isSingleCancellation, legacyCancellations } from './legacy-cancel.ts';
+import { writeRefusal, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
+import { methodNotAllowed, notFound } from './route-refusals.ts';
+
+/** Options of {@link startHttpHost}. */
+export interface HttpHostOptions {
+  /** Builds a fresh SDK server per HTTP request; gets the verified principal and the leg. */
+  readonly factory: McpServerFactory;
+  /** Stops calls named by a 2025-era `notifications/cancelled` (which the stateless leg cannot route). */
+  readonly canceller?: CallCanceller;
+  /** Checks bearer tokens; every MCP request needs one. */
+  readonly verifier: TokenVerifier;
+  /** Address to bind (default `127.0.0.1`). */
+  readonly host?: string;
+  /** Port to bind (default 0: a free port, reported in {@link HttpHost.port}). */
+  readonly port?: number;
+  /** Path of the MCP endpoint (default `/mcp`). */
+  readonly path?: string;
+  /** Largest accepted request body in bytes (default 1 MiB); larger bodies get 413. */
+  readonly maxBodyBytes?: number;
+  /** Accepted `Host` values (`name` or `name:port`); default the loopback names with the bound port; `false` disables the check. */
+  readonly allowedHosts?: readonly string[] | false;
+  /** Accepted browser origins (`scheme://host:port`); default the loopback origins with the bound port; `false` disables the check. */
+  readonly allowedOrigins?: readonly string[] | false;
+  /** Per client address, checked before authentication (default 600 requests per 10 s); `false` disables it. */
+  readonly flood?: FloodLimit | false;
+  /** Where refusals (info/warn, with the client address, never tokens) and faults go; default silent. */
+  readonly logger?: Logger;
+  /** `resource_name` of the protected-resource metadata (default `MCP server`). */
+  readonly resourceName?: string;
+  /** `authorization_servers` of the metadata (default none: tokens are issued by the operator, not by OAuth). */
+  readonly authorizationServers?: readonly string[];
+  /** How to get a token, as a clause in 401 messages (default "Ask the server's operator for a new token"). */
+  readonly tokenHint?: string;
+  /** The public URL of the MCP endpoint when it differs from the `Host` the client used (TLS proxy). */
+  readonly publicUrl?: string;
+  /** The flood key for a request (default the socket's remote address). */
+  readonly clientAddress?: (req: IncomingMessage) => string;
+}
+
+/** A running HTTP host. */
+export interface HttpHost {
+  /** URL of the MCP endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting, aborts in-flight calls (their signals fire) and closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP host. Refusals, in order: flood (429, -31429) → Host/Origin (403, -31403) → path (404)
+ * and method (405) → body size (413, -31413) → content type (415, -31415) → JSON (400, -32700) and
+ * JSON-RPC shape (400, -32600) → bearer token (401, -31401; 503 when the verifier throws). Serving goes
+ * on after every refusal.
+ *
+ * @throws RangeError for an invalid `flood` or `maxBodyBytes`; the `listen` error when binding fails.
+ */
+export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
+  const mcpPath = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(maxBodyBytes > 0))
+    throw new RangeError(`maxBodyBytes must be a positive number; received ${maxBodyBytes}.`);
+  const log = (options.logger ?? pino({ enabled: false })).child({ component: 'http-host' });
+  const flood = createFloodGuard(options.flood ?? DEFAULT_FLOOD_LIMIT);
+  const [metadataPath, metadataRoot] = metadataPaths(mcpPath);
+  const tokenHint = options.tokenHint ?? DEFAULT_TOKEN_HINT;
+  const clientAddressOf = options.clientAddress ?? socketAddress;
+
+  const mcp = createMcpHandler((ctx: McpRequestContext) => options.factory(factoryContext(ctx)), {
+    maxRequestBodySize: maxBodyBytes * 2,
+    onerror: (error) => log.debug({ err: error.message }, 'sdk refused or failed a request'),
+  });
+  const forward = toNodeHandler(mcp, {
+    maxRequestBodySize: maxBodyBytes * 2,
+    onerror: (error) => log.error({ err: error }, 'the MCP handler failed'),
+  });
+
+  let policy: HostOriginPolicy = loopbackPolicy(0);
+  let boundUrl = '';
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const client = clientAddressOf(req);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const refuse = (refusal: HttpRefusal, id: JsonRpcId = null): void => {
+      const level =
+        refusal.status === 403 || refusal.status === 429 || refusal.status >= 500 ? 'warn' : 'info';
+      log[level](
+        {
+          client,
+          status: refusal.status,
+          code: refusal.code,
+          reason: refusal.reason,
+          method: req.method,
+          path,
+        },
+        'request refused',
+      );
+      writeRefusal(res, refusal, id);
+    };
+
+    const early = (await flood(client)) ?? checkHostAndOrigin(req.headers, policy);
+    if (early !== undefined) return refuse(early);
+
+    const endpoint = resourceUrl(req);
+    if (path === metadataPath || path === metadataRoot) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return refuse(methodNotAllowed(req.method, path, 'GET'));
+      const document = buildMetadata(
+        endpoint,
+        options.authorizationServers ?? [],
+        options.resourceName ?? 'MCP server',
+      );
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(document));
+      return;
+    }
+    if (path !== mcpPath) return refuse(notFound(path, mcpPath, metadataPath));
+    if (req.method !== 'POST') return refuse(methodNotAllowed(req.method, path, 'POST'));
+
+    const before = checkDeclaredSize(req.headers, maxBodyBytes) ?? checkContentType(req.headers);
+    if (before !== undefined) return refuse(before);
+    const read = await readBody(req, maxBodyBytes);
+    if (!read.ok) return refuse(read.refusal);
+    const parsed = parseJsonRpcBody(read.text);
+    if (!parsed.ok) return refuse(parsed.refusal, parsed.id);
+
+    const auth = await authenticate(req.headers, options.verifier, {
+      resourceMetadataUrl: new URL(metadataPath, endpoint).href,
+      tokenHint,
+    });
+    if (!auth.ok) {
+      if (auth.error !== undefined) log.error({ err: auth.error, client }, 'the token verifier failed');
+      return refuse(auth.refusal, parsed.id);
+    }
+    const { principal } = auth;
+
+    const cancellations = await legacyCancellations(req.headers, parsed.body);
+    if (cancellations.length > 0) {
+      const stopped =
+        options.canceller === undefined
+          ? 0
+          : applyCancellations(options.canceller, principal.memberId, cancellations);
+      log.info(
+        { client, member: principal.memberId, requested: cancellations.length, stopped },
+        'legacy cancellation',
+      );
+      if (isSingleCancellation(parsed.body)) {
+        res.writeHead(202).end();
+        return;
+      }
+    }
+    const authInfo: AuthInfo = { token: '', clientId: principal.memberId, scopes: [], extra: { principal } };
+    // IncomingMessage is the Node shape toNodeHandler describes structurally (`method` may be undefined there).
+    await forward(
+      Object.assign(req, { auth: authInfo }) as unknown as NodeIncomingMessageLike,
+      res,
+      parsed.body,
+    );
+  };
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      log.error({ err: error }, 'the HTTP host failed while serving a request');
+      if (!res.headersSent) {
+        writeRefusal(res, {
+          status: 500,
+          code: -32603,
+          reason: 'host-fault',
+          message:
+            'The server failed before it could serve the request. Retry in a few seconds; nothing was changed.',
+        });
+      } else res.destroy();
+    });
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  policy = resolvePolicy(options, host, port);
+  boundUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}${mcpPath}`;
+  log.info({ url: boundUrl }, 'MCP endpoint listening');
+
+  function resourceUrl(req: IncomingMessage): string {
+    if (options.publicUrl !== undefined) return options.publicUrl;
+    if (policy.allowedHosts !== false && req.headers.host !== undefined)
+      return `http://${req.headers.host}${mcpPath}`;
+    return boundUrl;
+  }
+
+  return {
+    url: boundUrl,
+    port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await mcp.close();
+      await closed;
+    },
+  };
+}
+
+function factoryContext(ctx: McpRequestContext): Parameters<McpServerFactory>[0] {
+  const principal = ctx.authInfo?.extra?.principal as Principal | undefined;
+  return { principal, transport: ctx.era === 'modern' ? 'http-modern' : 'http-legacy' };
+}
+
+function socketAddress(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+function resolvePolicy(options: HttpHostOptions, host: string, port: number): HostOriginPolicy {
+  const loopback = loopbackPolicy(port);
+  const bound = host.includes(':') ? `[${host}]` : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const defaultHosts =
+    wildcard || loopback.allowedHosts === false
+      ? loopback.allowedHosts
+      : [...loopback.allowedHosts, `${bound}:${port}`];
+  const defaultOrigins =
+    wildcard || loopback.allowedOrigins === false
+      ? loopback.allowedOrigins
+      : [...loopback.allowedOrigins, `http://${bound}:${port}`];
+  return {
+    allowedHosts: options.allowedHosts ?? defaultHosts,
+    allowedOrigins: options.allowedOrigins ?? defaultOrigins,
+    defaults: options.allowedHosts === undefined && options.allowedOrigins === undefined,
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Reading and checking a POSTed MCP body: size limit, content type, JSON, JSON-RPC shape.
+ *
+ * @packageDocumentation
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { HOST_REFUSAL_CODES, JSON_RPC_CODES } from './refusal-codes.ts';
+import { NOTHING_CHANGED, clip, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
+
+/** Default body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const SEND_JSON_RPC = 'Send one JSON-RPC 2.0 message (or a batch array of them) as application/json';
+const UNCHANGED_RETRY = `retrying the same body will be refused again. ${NOTHING_CHANGED}`;
+
+/** Refuses (413, -31413) a body whose declared `Content-Length` is over `maxBytes`. */
+export function checkDeclaredSize(headers: IncomingHttpHeaders, maxBytes: number): HttpRefusal | undefined {
+  const declared = Number(headers['content-length']);
+  return Number.isFinite(declared) && declared > maxBytes
+    ? tooLarge(`${declared} bytes`, maxBytes)
+    : undefined;
+}
+
+/** Refuses (415, -31415) a body whose media type is not `application/json`. */
+export function checkContentType(headers: IncomingHttpHeaders): HttpRefusal | undefined {
+  const raw = headers['content-type'];
+  const essence = raw?.split(';')[0]?.trim().toLowerCase();
+  if (essence === 'application/json') return undefined;
+  const what =
+    raw === undefined ? 'No Content-Type header was sent' : `The Content-Type "${clip(raw)}" is not accepted`;
+  return {
+    status: 415,
+    code: HOST_REFUSAL_CODES.UnsupportedMediaType,
+    reason: 'content-type',
+    message: `${what}; expected application/json. ${SEND_JSON_RPC}; ${UNCHANGED_RETRY}`,
+    data: { expected: 'application/json' },
+  };
+}
+
+/** The outcome of reading a body: its text, or a 413 refusal once more than `maxBytes` arrived. */
+export type BodyRead =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly refusal: HttpRefusal };
+
+/**
+ * Reads the request body as UTF-8 text, stopping (without reading the rest) as soon as it exceeds
+ * `maxBytes`; the caller then answers 413 and closes the connection.
+ */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.byteLength;
+    if (received > maxBytes) return { ok: false, refusal: tooLarge(`more than ${maxBytes} bytes`, maxBytes) };
+    chunks.push(chunk);
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** A parsed JSON-RPC body with the id to echo in refusals (`null` for batches and notifications). */
+export type ParsedBody =
+  | { readonly ok: true; readonly body: unknown; readonly id: JsonRpcId }
+  | { readonly ok: false; readonly refusal: HttpRefusal; readonly id: JsonRpcId };
+
+/**
+ * Parses `text` as JSON-RPC 2.0: malformed JSON is refused with -32700, JSON that is not a JSON-RPC
+ * message or batch with -32600 (both HTTP 400).
+ */
+export function parseJsonRpcBody(text: string): ParsedBody {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    const detail =
+      text.trim() === ''
+        ? 'the body is empty'
+        : clip(error instanceof Error ? error.message : 'unparseable', 120);
+    return {
+      ok: false,
+      id: null,
+      refusal: {
+        status: 400,
+        code: JSON_RPC_CODES.ParseError,
+        reason: 'parse',
+        message: `The request body is not valid JSON (${detail}). ${SEND_JSON_RPC}; ${UNCHANGED_RETRY}`,
+      },
+    };
+  }
+  const id = requestIdOf(body);
+  const problem = Array.isArray(body)
+    ? body.length === 0
+      ? 'the batch array is empty'
+      : body.map(messageProblem).find((p) => p !== undefined)
+    : messageProblem(body);
+  if (problem === undefined) return { ok: true, body, id };
+  return {
+    ok: false,
+    id,
+    refusal: {
+      status: 400,
+      code: JSON_RPC_CODES.InvalidRequest,
+      reason: 'not-json-rpc',
+      message: `The request body is JSON but not a JSON-RPC 2.0 message: ${problem}. ${SEND_JSON_RPC}; ${UNCHANGED_RETRY}`,
+    },
+  };
+}
+
+/** The id of a single JSON-RPC request body, or `null` (batches, notifications, anything else). */
+export function requestIdOf(body: unknown): JsonRpcId {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function messageProblem(message: unknown): string | undefined {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+    return `expected an object, received ${message === null ? 'null' : Array.isArray(message) ? 'a nested array' : typeof message}`;
+  }
+  const m = message as Record<string, unknown>;
+  if (m.jsonrpc !== '2.0')
+    return `"jsonrpc" must be "2.0", received ${clip(JSON.stringify(m.jsonrpc) ?? 'nothing', 40)}`;
+  const idOk = m.id === undefined || typeof m.id === 'string' || typeof m.id === 'number';
+  if ('method' in m) {
+    if (typeof m.method !== 'string') return '"method" must be a string';
+    return idOk ? undefined : '"id" must be a string or a number';
+  }
+  if ('result' in m || 'error' in m)
+    return idOk || m.id === null ? undefined : '"id" must be a string or a number';
+  return 'it has neither "method" (request or notification) nor "result"/"error" (response)';
+}
+
+function tooLarge(received: string, maxBytes: number): HttpRefusal {
+  return {
+    status: 413,
+    code: HOST_REFUSAL_CODES.PayloadTooLarge,
+    reason: 'body-size',
+    headers: { connection: 'close' },
+    message:
+      `The request body is too large: ${received}, the limit is ${maxBytes} bytes. ` +
+      `Send a smaller request (split large imports into several calls); ${UNCHANGED_RETRY}`,
+    data: { maxBytes },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The stdio host: serves any {@link McpServerFactory} over stdin/stdout for local desktop clients, both
+ * protocol eras (the opening message picks one per connection), as one configured member.
+ *
+ * @packageDocumentation
+ */
+import type { Readable, Writable } from 'node:stream';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { pino, type Logger } from 'pino';
+import type { McpServerFactory, Principal } from '../contract.ts';
+
+/** Options of {@link startStdioHost}. */
+export interface StdioHostOptions {
+  /** Builds the SDK server for the connection (called with `transport: 'stdio'`). */
+  readonly factory: McpServerFactory;
+  /** Who is calling: on stdio the caller resolves it (e.g. from a token in the environment). */
+  readonly principal: Principal;
+  /** Input stream (default `process.stdin`). */
+  readonly stdin?: Readable;
+  /** Output stream (default `process.stdout`); nothing but JSON-RPC may be written to it. */
+  readonly stdout?: Writable;
+  /** Where faults go; default silent. Never log to stdout here. */
+  readonly logger?: Logger;
+}
+
+/** A running stdio host. */
+export interface StdioHost {
+  /** Resolves once the connection has ended: the client closed stdin, or {@link StdioHost.close} ran. */
+  readonly closed: Promise<void>;
+  /** Ends the connection: in-flight calls are aborted (their signals fire) and not answered. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts serving MCP over stdio. A `notifications/cancelled` from the client aborts the named call's
+ * `ctx.mcpReq.signal` (the SDK routes it to the pinned instance). Malformed input lines are dropped by
+ * the SDK without an answer; they are logged at debug level here.
+ */
+export function startStdioHost(options: StdioHostOptions): Promise<StdioHost> {
+  const log = (options.logger ?? pino({ enabled: false })).child({ component: 'stdio-host' });
+  const stdin = options.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const { principal } = options;
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  stdin.once('end', () => markClosed());
+  stdin.once('close', () => markClosed());
+  const handle = serveStdio(() => options.factory({ principal, transport: 'stdio' }), {
+    transport,
+    onerror: (error) => log.debug({ err: error.message }, 'stdio message refused or dropped'),
+  });
+  log.info({ member: principal.memberId }, 'serving MCP over stdio');
+  return Promise.resolve({
+    closed,
+    close: async () => {
+      await handle.close();
+      markClosed();
+    },
+  });
+}
