@@ -1,0 +1,68 @@
+/**
+ * The kit's {@link IdempotencyStore} on the board's SQLite database (table `idempotency`), so that repeats of
+ * idempotent writes replay their first result across restarts.
+ *
+ * @packageDocumentation
+ */
+import type { Database } from 'better-sqlite3';
+import type { IdempotencyClaim, IdempotencyStore, ToolSuccess } from '@recourse/server';
+
+interface Row {
+  tool: string;
+  args_hash: string;
+  result: string | null;
+}
+
+/** A SQLite idempotency store; `purgeExpired()` deletes records past their TTL and answers how many. */
+export interface SqliteIdempotencyStore extends IdempotencyStore {
+  purgeExpired(): number;
+}
+
+/**
+ * Creates the store on a migrated board database. `claim` is atomic (one `INSERT … ON CONFLICT` in an
+ * immediate transaction): of concurrent claims for one member and key exactly one is `claimed`. Expired
+ * records count as absent and are purged every 256 claims. `now` defaults to `Date.now`.
+ */
+export function createSqliteIdempotencyStore(db: Database, options: { now?: () => number } = {}): SqliteIdempotencyStore {
+  const now = options.now ?? Date.now;
+  const insert = db.prepare(
+    `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at) VALUES (?, ?, ?, ?, NULL, ?)
+     ON CONFLICT (member_id, key) DO UPDATE SET
+       tool = excluded.tool, args_hash = excluded.args_hash, result = NULL, expires_at = excluded.expires_at
+     WHERE idempotency.expires_at <= ?
+     RETURNING member_id`,
+  );
+  const select = db.prepare('SELECT tool, args_hash, result FROM idempotency WHERE member_id = ? AND key = ?');
+  const complete = db.prepare('UPDATE idempotency SET result = ? WHERE member_id = ? AND key = ? AND expires_at > ?');
+  const release = db.prepare('DELETE FROM idempotency WHERE member_id = ? AND key = ? AND result IS NULL');
+  const purge = db.prepare('DELETE FROM idempotency WHERE expires_at <= ?');
+  let claims = 0;
+
+  const claimTx = db.transaction((memberId: string, key: string, tool: string, argsHash: string, ttlMs: number) => {
+    const t = now();
+    if (insert.get(memberId, key, tool, argsHash, t + ttlMs, t) !== undefined) return { state: 'claimed' } as const;
+    const row = select.get(memberId, key) as Row;
+    if (row.tool !== tool || row.args_hash !== argsHash) return { state: 'mismatch' } as const;
+    if (row.result === null) return { state: 'pending' } as const;
+    return { state: 'done', argsHash: row.args_hash, result: JSON.parse(row.result) as ToolSuccess } as const;
+  });
+
+  return {
+    claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {
+      claims += 1;
+      if (claims % 256 === 0) purge.run(now());
+      return Promise.resolve(claimTx.immediate(memberId, key, tool, argsHash, ttlMs));
+    },
+    complete(memberId, key, result) {
+      complete.run(JSON.stringify(result), memberId, key, now());
+      return Promise.resolve();
+    },
+    release(memberId, key) {
+      release.run(memberId, key);
+      return Promise.resolve();
+    },
+    purgeExpired() {
+      return purge.run(now()).changes;
+    },
+  };
+}

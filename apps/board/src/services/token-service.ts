@@ -1,0 +1,116 @@
+/**
+ * Bearer tokens: random (`rbt_` + 43 base64url characters from 32 random bytes), stored only as sha256 hashes,
+ * revocable and optionally expiring. {@link TokenService.verifier} is the HTTP host's {@link TokenVerifier}.
+ *
+ * @packageDocumentation
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { TokenVerifier } from '@recourse/server';
+import { newId } from '../domain/ids.ts';
+import type { TokenRecord } from '../domain/token.ts';
+import type { BoardStore } from '../store/board-store.ts';
+import { UnknownMemberError } from './member-service.ts';
+
+/** Every board token starts with this. */
+export const TOKEN_PREFIX = 'rbt_';
+
+/** How many characters of a token are kept (besides its hash) to recognise it. */
+export const TOKEN_PREFIX_LENGTH = 12;
+
+/** Thrown by {@link TokenService.revoke} when nothing matches; `code` is `TOKEN_NOT_FOUND`. */
+export class UnknownTokenError extends Error {
+  override readonly name = 'UnknownTokenError';
+  readonly code = 'TOKEN_NOT_FOUND';
+  constructor(selector: string) {
+    super(`No active token has id or prefix ${JSON.stringify(selector)}. Run "recourse-board tokens list" to see tokens.`);
+  }
+}
+
+/** Thrown by {@link TokenService.revoke} when a prefix matches several tokens; `code` is `TOKEN_AMBIGUOUS`. */
+export class AmbiguousTokenError extends Error {
+  override readonly name = 'AmbiguousTokenError';
+  readonly code = 'TOKEN_AMBIGUOUS';
+  constructor(selector: string, count: number) {
+    super(`The prefix ${JSON.stringify(selector)} matches ${count} tokens; pass a longer prefix or the token id.`);
+  }
+}
+
+/** The hex sha256 of a token, as stored. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Creates the token service over `store`. */
+export function createTokenService(store: BoardStore, options: { now?: () => Date } = {}) {
+  const clock = options.now ?? (() => new Date());
+
+  return {
+    /**
+     * Issues a token for an active member; the token is returned once and only its hash is stored.
+     * `expiresInMs` (default: never) sets an expiry. Throws {@link UnknownMemberError}.
+     */
+    async create(memberId: string, expiresInMs?: number): Promise<{ token: string; record: TokenRecord }> {
+      const member = await store.getMember(memberId);
+      if (!member || member.revokedAt !== null) throw new UnknownMemberError(memberId);
+      const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+      const created = clock();
+      const record: TokenRecord = {
+        id: newId('tok'),
+        memberId,
+        hash: hashToken(token),
+        prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
+        createdAt: created.toISOString(),
+        expiresAt: expiresInMs === undefined ? null : new Date(created.getTime() + expiresInMs).toISOString(),
+        revokedAt: null,
+      };
+      await store.transaction((tx) => tx.insertToken(record));
+      return { token, record };
+    },
+
+    /** All stored tokens (hashes, prefixes and dates; never the tokens). */
+    list(): Promise<TokenRecord[]> {
+      return store.listTokens();
+    },
+
+    /**
+     * Revokes the active token whose id is `selector` or whose prefix starts with `selector` (at least 6
+     * characters). Throws {@link UnknownTokenError} or {@link AmbiguousTokenError}.
+     */
+    async revoke(selector: string): Promise<TokenRecord> {
+      const active = (await store.listTokens()).filter((t) => t.revokedAt === null);
+      const byId = active.filter((t) => t.id === selector);
+      const matches =
+        byId.length > 0 ? byId : selector.length >= 6 ? active.filter((t) => t.prefix.startsWith(selector)) : [];
+      const [match] = matches;
+      if (!match) throw new UnknownTokenError(selector);
+      if (matches.length > 1) throw new AmbiguousTokenError(selector, matches.length);
+      const at = clock().toISOString();
+      await store.transaction((tx) => tx.revokeToken(match.id, at));
+      return { ...match, revokedAt: at };
+    },
+
+    /** The {@link TokenVerifier}: `unknown`, `revoked` (token or member) or `expired`, else the member's principal. */
+    verifier(): TokenVerifier {
+      return {
+        async verify(token) {
+          if (!token.startsWith(TOKEN_PREFIX)) return { ok: false, reason: 'unknown' };
+          const record = await store.findTokenByHash(hashToken(token));
+          if (!record) return { ok: false, reason: 'unknown' };
+          if (record.revokedAt !== null) return { ok: false, reason: 'revoked' };
+          if (record.expiresAt !== null && Date.parse(record.expiresAt) <= clock().getTime())
+            return { ok: false, reason: 'expired' };
+          const member = await store.getMember(record.memberId);
+          if (!member) return { ok: false, reason: 'unknown' };
+          if (member.revokedAt !== null) return { ok: false, reason: 'revoked' };
+          return {
+            ok: true,
+            principal: { memberId: member.id, name: member.name, kind: member.kind, role: member.role },
+          };
+        },
+      };
+    },
+  };
+}
+
+/** The token service returned by {@link createTokenService}. */
+export type TokenService = ReturnType<typeof createTokenService>;

@@ -1,0 +1,312 @@
+/**
+ * The SQLite {@link BoardStore} on better-sqlite3. All SQL of the board's domain lives in this file.
+ * better-sqlite3 is synchronous; a serial lock keeps one async transaction from interleaving with other calls.
+ *
+ * @packageDocumentation
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { Member } from '../domain/member.ts';
+import type { Comment, HistoryEntry, Task, TaskStatus } from '../domain/task.ts';
+import type { TokenRecord } from '../domain/token.ts';
+import type { Role } from '../domain/roles.ts';
+import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './board-store.ts';
+import { createSerialLock } from './serial-lock.ts';
+
+interface TaskRow {
+  ref: string;
+  title: string;
+  description: string;
+  status: string;
+  assignee: string | null;
+  labels: string;
+  due: string | null;
+  version: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+interface MemberRow {
+  id: string;
+  name: string;
+  kind: string;
+  role: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface TokenRow {
+  id: string;
+  member_id: string;
+  hash: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+interface CommentRow {
+  id: number;
+  ref: string;
+  author_id: string;
+  body: string;
+  created_at: string;
+}
+interface HistoryRow {
+  ref: string;
+  member_id: string;
+  action: string;
+  field: string | null;
+  from_value: string | null;
+  to_value: string | null;
+  at: string;
+}
+
+function toTask(row: TaskRow): Task {
+  return {
+    ref: row.ref,
+    title: row.title,
+    description: row.description,
+    status: row.status as TaskStatus,
+    assignee: row.assignee,
+    labels: JSON.parse(row.labels) as string[],
+    due: row.due,
+    version: row.version,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind as Member['kind'],
+    role: row.role as Role,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+function toToken(row: TokenRow): TokenRecord {
+  return {
+    id: row.id,
+    memberId: row.member_id,
+    hash: row.hash,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+const PATCH_COLUMNS: Readonly<Record<keyof TaskPatch, string>> = {
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  assignee: 'assignee',
+  labels: 'labels',
+  due: 'due',
+};
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Creates the SQLite board store on an open, migrated database. `close()` closes the database unless
+ * `ownsDatabase` is false (default true).
+ */
+export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: boolean } = {}): BoardStore {
+  const lock = createSerialLock();
+  const cache = new Map<string, Statement>();
+  const stmt = (sql: string): Statement => {
+    let s = cache.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
+  const getTask = (ref: string): Task | undefined => {
+    const row = stmt('SELECT * FROM tasks WHERE ref = ?').get(ref) as TaskRow | undefined;
+    return row ? toTask(row) : undefined;
+  };
+  const getMember = (id: string): Member | undefined => {
+    const row = stmt('SELECT * FROM members WHERE id = ?').get(id) as MemberRow | undefined;
+    return row ? toMember(row) : undefined;
+  };
+  const read = <T>(fn: () => T): Promise<T> => lock.run(() => Promise.resolve().then(fn));
+
+  const tx: BoardTx = {
+    getTask: (ref) => Promise.resolve(getTask(ref)),
+    getMember: (id) => Promise.resolve(getMember(id)),
+    nextTaskNumber() {
+      const row = stmt("UPDATE counters SET value = value + 1 WHERE name = 'task' RETURNING value").get() as {
+        value: number;
+      };
+      return Promise.resolve(row.value);
+    },
+    insertTask(task) {
+      stmt(
+        `INSERT INTO tasks (ref, title, description, status, assignee, labels, due, version, created_by, created_at, updated_at, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        task.ref,
+        task.title,
+        task.description,
+        task.status,
+        task.assignee,
+        JSON.stringify(task.labels),
+        task.due,
+        task.version,
+        task.createdBy,
+        task.createdAt,
+        task.updatedAt,
+        Number(task.ref.slice(2)),
+      );
+      return Promise.resolve();
+    },
+    updateTask(ref, expectedVersion, patch, at) {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof TaskPatch, string][]) {
+        if (!(key in patch)) continue;
+        const value = patch[key];
+        sets.push(`${column} = ?`);
+        values.push(key === 'labels' ? JSON.stringify(value) : value);
+      }
+      sets.push('version = version + 1', 'updated_at = ?');
+      values.push(at, ref, expectedVersion);
+      const result = db.prepare(`UPDATE tasks SET ${sets.join(', ')} WHERE ref = ? AND version = ?`).run(...values);
+      return Promise.resolve(result.changes === 1);
+    },
+    deleteTask(ref) {
+      stmt('DELETE FROM comments WHERE ref = ?').run(ref);
+      return Promise.resolve(stmt('DELETE FROM tasks WHERE ref = ?').run(ref).changes === 1);
+    },
+    insertComment(comment) {
+      const row = stmt('INSERT INTO comments (ref, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING id').get(
+        comment.ref,
+        comment.authorId,
+        comment.body,
+        comment.createdAt,
+      ) as { id: number };
+      return Promise.resolve({ ...comment, id: row.id });
+    },
+    insertHistory(entries) {
+      const insert = stmt(
+        'INSERT INTO history (ref, member_id, action, field, from_value, to_value, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const e of entries) insert.run(e.ref, e.memberId, e.action, e.field, e.from, e.to, e.at);
+      return Promise.resolve();
+    },
+    insertMember(member) {
+      stmt('INSERT INTO members (id, name, kind, role, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+        member.id,
+        member.name,
+        member.kind,
+        member.role,
+        member.createdAt,
+        member.revokedAt,
+      );
+      return Promise.resolve();
+    },
+    updateMember(id, patch) {
+      let changes = 0;
+      if (patch.role !== undefined) changes += stmt('UPDATE members SET role = ? WHERE id = ?').run(patch.role, id).changes;
+      if (patch.revokedAt !== undefined)
+        changes += stmt('UPDATE members SET revoked_at = ? WHERE id = ?').run(patch.revokedAt, id).changes;
+      return Promise.resolve(changes > 0 || getMember(id) !== undefined);
+    },
+    insertToken(token) {
+      stmt(
+        'INSERT INTO tokens (id, member_id, hash, prefix, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(token.id, token.memberId, token.hash, token.prefix, token.createdAt, token.expiresAt, token.revokedAt);
+      return Promise.resolve();
+    },
+    revokeToken(id, at) {
+      const result = stmt('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+      return Promise.resolve(result.changes === 1);
+    },
+  };
+
+  return {
+    getTask: (ref) => read(() => getTask(ref)),
+    searchTasks: (query: TaskQuery) =>
+      read(() => {
+        const where: string[] = [];
+        const params: unknown[] = [];
+        if (query.text !== undefined && query.text !== '') {
+          where.push("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')");
+          params.push(likePattern(query.text), likePattern(query.text));
+        }
+        if (query.status !== undefined) {
+          where.push('status = ?');
+          params.push(query.status);
+        }
+        if (query.assignee === null) where.push('assignee IS NULL');
+        else if (query.assignee !== undefined) {
+          where.push('assignee = ?');
+          params.push(query.assignee);
+        }
+        if (query.label !== undefined) {
+          where.push('EXISTS (SELECT 1 FROM json_each(tasks.labels) WHERE json_each.value = ?)');
+          params.push(query.label);
+        }
+        const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+        const total = (db.prepare(`SELECT COUNT(*) AS n FROM tasks ${clause}`).get(...params) as { n: number }).n;
+        const rows = db
+          .prepare(`SELECT * FROM tasks ${clause} ORDER BY seq LIMIT ? OFFSET ?`)
+          .all(...params, query.limit, query.offset) as TaskRow[];
+        return { tasks: rows.map(toTask), total };
+      }),
+    countTasks: () => read(() => (stmt('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n),
+    listComments: (ref) =>
+      read(() =>
+        (stmt('SELECT * FROM comments WHERE ref = ? ORDER BY id').all(ref) as CommentRow[]).map(
+          (r): Comment => ({ id: r.id, ref: r.ref, authorId: r.author_id, body: r.body, createdAt: r.created_at }),
+        ),
+      ),
+    listHistory: (ref) =>
+      read(() =>
+        (stmt('SELECT * FROM history WHERE ref = ? ORDER BY id').all(ref) as HistoryRow[]).map(
+          (r): HistoryEntry => ({
+            ref: r.ref,
+            memberId: r.member_id,
+            action: r.action,
+            field: r.field,
+            from: r.from_value,
+            to: r.to_value,
+            at: r.at,
+          }),
+        ),
+      ),
+    getMember: (id) => read(() => getMember(id)),
+    listMembers: () => read(() => (stmt('SELECT * FROM members ORDER BY created_at, id').all() as MemberRow[]).map(toMember)),
+    findTokenByHash: (hash) =>
+      read(() => {
+        const row = stmt('SELECT * FROM tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
+        return row ? toToken(row) : undefined;
+      }),
+    listTokens: () => read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),
+    transaction<T>(work: (tx: BoardTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
+      return lock.run(async () => {
+        signal?.throwIfAborted();
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(tx);
+          signal?.throwIfAborted();
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      });
+    },
+    close() {
+      return lock.run(() => {
+        if (options.ownsDatabase !== false && db.open) db.close();
+        return Promise.resolve();
+      });
+    },
+  };
+}

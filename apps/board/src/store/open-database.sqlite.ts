@@ -1,0 +1,22 @@
+/**
+ * Opens the board's SQLite database file with the settings every part of the board relies on.
+ *
+ * @packageDocumentation
+ */
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+
+/** The database file name inside a data directory. */
+export const DATABASE_FILE = 'board.sqlite';
+
+/**
+ * Opens (creating if needed) the SQLite database at `file` (`:memory:` for a private in-memory one) with WAL
+ * journaling, foreign keys on and a 5 s busy timeout. Does not migrate: call `migrate(db)`.
+ */
+export function openDatabase(file: string): SqliteDatabase {
+  const db = new Database(file);
+  if (file !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

@@ -1,0 +1,22 @@
+/**
+ * A promise-chain lock: runs async sections one at a time, in call order.
+ *
+ * @packageDocumentation
+ */
+
+/** Runs `section`s strictly one after another; a failing section does not block the next. */
+export interface SerialLock {
+  run<T>(section: () => Promise<T>): Promise<T>;
+}
+
+/** Creates a {@link SerialLock}. */
+export function createSerialLock(): SerialLock {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    run<T>(section: () => Promise<T>): Promise<T> {
+      const result = tail.then(section, section);
+      tail = result.catch(() => undefined);
+      return result;
+    },
+  };
+}

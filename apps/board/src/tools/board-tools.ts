@@ -1,0 +1,34 @@
+/**
+ * Every board tool, in one list for the server.
+ *
+ * @packageDocumentation
+ */
+import type { ToolDefinition } from '@recourse/server';
+import type { BoardServices } from '../services/board-services.ts';
+import { membersListTool } from './members-list.ts';
+import { tasksAssignTool } from './tasks-assign.ts';
+import { tasksCommentTool } from './tasks-comment.ts';
+import { tasksCreateTool } from './tasks-create.ts';
+import { tasksDeleteTool } from './tasks-delete.ts';
+import { tasksGetTool } from './tasks-get.ts';
+import { tasksMoveTool } from './tasks-move.ts';
+import { tasksSearchTool } from './tasks-search.ts';
+import { tasksUpdateTool } from './tasks-update.ts';
+import { whoamiTool } from './whoami.ts';
+
+/** Builds the board's tools over `services`. */
+export function boardTools(services: BoardServices): ToolDefinition[] {
+  const tools = [
+    whoamiTool(services),
+    membersListTool(services),
+    tasksSearchTool(services),
+    tasksGetTool(services),
+    tasksCreateTool(services),
+    tasksUpdateTool(services),
+    tasksMoveTool(services),
+    tasksAssignTool(services),
+    tasksCommentTool(services),
+    tasksDeleteTool(services),
+  ];
+  return tools;
+}
