@@ -1,2 +1,28 @@
 export { FAILURE_CATEGORIES, TOOL_FAILURE_CODE, ToolFailure, isToolFailure } from './failure.ts';
 export type { FailureCategory, FailureData, PermissionDetail } from './failure.ts';
+export {
+  businessRule,
+  conflict,
+  internalFailure,
+  invalidArgument,
+  notFound,
+  permissionDenied,
+  rateLimited,
+  transientFailure,
+} from './failure-helpers.ts';
+export type {
+  FailureOptions,
+  InternalFailureOptions,
+  InvalidArgumentOptions,
+  PermissionDeniedOptions,
+  RateLimitedOptions,
+  TransientFailureOptions,
+} from './failure-helpers.ts';
+export { formatWait, renderFailureText } from './failure-text.ts';
+export { DEFAULT_VALUE_LENGTH, redactText, redactValue } from './redact.ts';
+export { REDACTION_RULES } from './redaction-rules.ts';
+export type { RedactionRule } from './redaction-rules.ts';
+export { FAILURE_META_KEY, decodeFailure, encodeFailure, resultText } from './wire-codec.ts';
+export type { EncodedFailure, FailureMeta } from './wire-codec.ts';
+export { guessCategory } from './guess-category.ts';
+export { isCorrelationId, newCorrelationId } from './correlation-id.ts';

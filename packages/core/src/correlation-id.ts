@@ -1,0 +1,33 @@
+/**
+ * Correlation ids: the only trace of an internal fault that leaves the server.
+ *
+ * @packageDocumentation
+ */
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Number of random base62 characters after the `c_` prefix (about 131 bits). */
+const LENGTH = 22;
+/** Largest multiple of 62 below 256: bytes at or above it are rejected to keep the draw uniform. */
+const LIMIT = 248;
+
+/**
+ * A fresh correlation id: `c_` followed by 22 crypto-random base62 characters, e.g. `c_7Hq2kP0…`.
+ * Unguessable and safe to show to a model or a person; the server logs the full error under it.
+ */
+export function newCorrelationId(): string {
+  let id = 'c_';
+  while (id.length < LENGTH + 2) {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    for (const byte of bytes) {
+      if (byte >= LIMIT) continue;
+      id += ALPHABET[byte % 62];
+      if (id.length === LENGTH + 2) break;
+    }
+  }
+  return id;
+}
+
+/** True for a string shaped like an id from {@link newCorrelationId} (`c_` and 16 or more base62 characters). */
+export function isCorrelationId(value: unknown): value is string {
+  return typeof value === 'string' && /^c_[0-9A-Za-z]{16,64}$/.test(value);
+}

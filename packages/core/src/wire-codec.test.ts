@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { FAILURE_META_KEY, decodeFailure, encodeFailure } from './wire-codec.ts';
+import { guessCategory } from './guess-category.ts';
+import { notFound, permissionDenied, rateLimited } from './failure-helpers.ts';
+import type { FailureData } from './failure.ts';
+
+describe('encodeFailure', () => {
+  it('produces an isError result with standalone text and the failure meta', () => {
+    const f = notFound({
+      code: 'TASK_NOT_FOUND',
+      message: 'No task T-9.',
+      expected: 'Task refs look like T-1.',
+      next: 'Call tasks_search to find a task by its title.',
+      correlationId: 'c_7Hq2abcdefghijklmn',
+    }).failure;
+    const result = encodeFailure(f);
+    expect(result.isError).toBe(true);
+    expect(result.content).toHaveLength(1);
+    expect(result.content[0].text).toContain('No task T-9. Task refs look like T-1. Call tasks_search');
+    expect(result._meta[FAILURE_META_KEY]).toMatchObject({
+      category: 'not_found',
+      code: 'TASK_NOT_FOUND',
+      retryable: false,
+      changed: false,
+      correlationId: 'c_7Hq2abcdefghijklmn',
+    });
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('redacts the text and the meta, and never puts `received` in the meta', () => {
+    const f: FailureData = {
+      category: 'transient',
+      code: 'UPSTREAM_DOWN',
+      message: 'connect ECONNREFUSED 10.0.3.7:5432 while saving T-3',
+      next: 'See postgres://app:s3cr3t@db.internal:5432/board',
+      received: '"Bearer abcdefghijklmnop"',
+      retryable: true,
+      retryAfterMs: 2000,
+      changed: false,
+    };
+    const result = encodeFailure(f);
+    const wire = JSON.stringify(result);
+    expect(wire).not.toContain('10.0.3.7');
+    expect(wire).not.toContain('s3cr3t');
+    expect(wire).not.toContain('abcdefghijklmnop');
+    expect(result._meta[FAILURE_META_KEY]).not.toHaveProperty('received');
+    expect(result.content[0].text).toContain('T-3');
+    expect(result.content[0].text).toContain('Wait 2 s and try again.');
+  });
+});
+
+describe('decodeFailure', () => {
+  it('round-trips everything but `received`', () => {
+    const samples: FailureData[] = [
+      notFound({ code: 'TASK_NOT_FOUND', message: 'No task T-9.', next: 'Call tasks_search.' }).failure,
+      rateLimited({ retryAfterMs: 1500 }).failure,
+      permissionDenied({
+        tool: 'tasks_delete',
+        permission: 'tasks:delete',
+        role: 'contributor',
+        grantedTo: ['owner', 'maintainer'],
+      }).failure,
+      {
+        category: 'validation',
+        code: 'INVALID_ARGUMENTS',
+        message: 'Argument `priority` is "urgent"; expected one of low, normal, high.',
+        field: 'priority',
+        expected: 'one of low, normal, high',
+        retryable: false,
+        changed: 2,
+        correlationId: 'c_abcdefghijklmnopqr',
+      },
+    ];
+    for (const f of samples) {
+      const back = decodeFailure(JSON.parse(JSON.stringify(encodeFailure(f))));
+      const { received: _received, ...rest } = f;
+      expect(back).toEqual(rest);
+    }
+  });
+
+  it('returns undefined for successes, foreign errors and malformed meta', () => {
+    expect(decodeFailure({ content: [{ type: 'text', text: 'ok' }] })).toBeUndefined();
+    expect(decodeFailure({ isError: true, content: [{ type: 'text', text: 'boom' }] })).toBeUndefined();
+    expect(
+      decodeFailure({
+        isError: true,
+        content: [],
+        _meta: { [FAILURE_META_KEY]: { category: 'nope', code: 'X' } },
+      }),
+    ).toBeUndefined();
+    expect(
+      decodeFailure({ isError: false, _meta: encodeFailure(rateLimited({ retryAfterMs: 1 }).failure)._meta }),
+    ).toBeUndefined();
+    expect(decodeFailure(null)).toBeUndefined();
+    expect(decodeFailure('isError')).toBeUndefined();
+  });
+
+  it('tolerates extra keys and falls back to the text when the meta has no message', () => {
+    const decoded = decodeFailure({
+      isError: true,
+      content: [{ type: 'text', text: 'Slow down.' }],
+      _meta: {
+        'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' },
+        [FAILURE_META_KEY]: {
+          category: 'rate_limit',
+          code: 'RATE_LIMITED',
+          retryable: true,
+          changed: false,
+          retryAfterMs: 10,
+          extra: 1,
+        },
+      },
+    });
+    expect(decoded).toEqual({
+      category: 'rate_limit',
+      code: 'RATE_LIMITED',
+      message: 'Slow down.',
+      retryable: true,
+      changed: false,
+      retryAfterMs: 10,
+    });
+  });
+});
+
+describe('guessCategory', () => {
+  const result = (text: string) => ({ isError: true, content: [{ type: 'text', text }] });
+  it.each([
+    ['Task 42 not found', 'not_found'],
+    ['Rate limit exceeded', 'rate_limit'],
+    ['Too many requests, slow down', 'rate_limit'],
+    ['Upstream timeout after 30s', 'transient'],
+    ['Service unavailable', 'transient'],
+    ['Forbidden: admins only', 'permission'],
+    ['You do not have permission to do that', 'permission'],
+    ['This action is not allowed', 'permission'],
+    ['Input validation error: expected string, received number', 'validation'],
+    ['Invalid date', 'validation'],
+    ['Something broke', 'internal'],
+  ] as const)('reads %j as %s', (text, category) => {
+    expect(guessCategory(result(text))).toBe(category);
+  });
+  it('accepts a bare string and results without text', () => {
+    expect(guessCategory('not found')).toBe('not_found');
+    expect(guessCategory({ isError: true, content: [] })).toBe('internal');
+  });
+});
