@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRateLimits } from '@recourse/server';
+import { openDatabase } from '../store/open-database.sqlite.ts';
+import { migrate } from '../store/migrations.sqlite.ts';
+import { createSqliteIdempotencyStore } from './idempotency-store.sqlite.ts';
+import { createSqliteCallLog } from './call-log.sqlite.ts';
+import { sqliteRateLimitStoreFactory } from './rate-limit-store.sqlite.ts';
+
+function memoryDb() {
+  const db = openDatabase(':memory:');
+  migrate(db);
+  return db;
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite idempotency store', () => {
+  it('claims a key once, reports pending, replays done, and refuses other arguments', async () => {
+    let now = 1_000;
+    const store = createSqliteIdempotencyStore(memoryDb(), { now: () => now });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'pending' });
+    expect(await store.claim('m2', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'claimed' });
+    await store.complete('m1', 'key-00001', { text: 'Created T-1', structuredContent: { ref: 'T-1' } });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({
+      state: 'done',
+      argsHash: 'h1',
+      result: { text: 'Created T-1', structuredContent: { ref: 'T-1' } },
+    });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toEqual({ state: 'mismatch' });
+    now += 1000;
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toEqual({ state: 'claimed' });
+    now += 5000;
+    expect(store.purgeExpired()).toBe(2);
+  });
+
+  it('releases a failed claim so that a later attempt may run', async () => {
+    const store = createSqliteIdempotencyStore(memoryDb());
+    await store.claim('m1', 'key-00002', 'tasks_comment', 'h', 60_000);
+    await store.release('m1', 'key-00002');
+    expect(await store.claim('m1', 'key-00002', 'tasks_comment', 'h', 60_000)).toEqual({ state: 'claimed' });
+  });
+});
+
+describe('SQLite call log', () => {
+  it('records calls without arguments and reads them newest first with filters', () => {
+    const log = createSqliteCallLog(memoryDb());
+    const base = { memberId: 'm1', code: null, durationMs: 3.6, outcome: 'ok' as const };
+    log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
+    log.record({ ...base, at: '2026-07-28T10:00:01Z', tool: 'tasks_create', correlationId: 'c_2', memberId: 'm2' });
+    log.record({ ...base, at: '2026-07-28T10:00:02Z', tool: 'tasks_get', correlationId: 'c_3', outcome: 'not_found', code: 'TASK_NOT_FOUND' });
+    expect(log.recent().map((e) => e.correlationId)).toEqual(['c_3', 'c_2', 'c_1']);
+    expect(log.recent({ tool: 'tasks_get', limit: 1 })).toEqual([
+      { at: '2026-07-28T10:00:02Z', memberId: 'm1', tool: 'tasks_get', outcome: 'not_found', code: 'TASK_NOT_FOUND', durationMs: 4, correlationId: 'c_3' },
+    ]);
+    expect(log.recent({ memberId: 'm2' }).map((e) => e.tool)).toEqual(['tasks_create']);
+  });
+});
+
+describe('SQLite rate-limit store', () => {
+  it('keeps counts across a restart of the database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'board-rl-'));
+    dirs.push(dir);
+    const file = join(dir, 'board.sqlite');
+    const principal = { memberId: 'm1', name: 'A', kind: 'assistant', role: 'contributor' } as const;
+    const open = () => {
+      const db = openDatabase(file);
+      migrate(db);
+      return { db, limits: createRateLimits({ defaultPerMinute: 3, storeFactory: sqliteRateLimitStoreFactory(db) }) };
+    };
+    const first = open();
+    expect((await first.limits.consume(principal, 1)).allowed).toBe(true);
+    expect((await first.limits.consume(principal, 1)).allowed).toBe(true);
+    first.db.close();
+
+    const second = open();
+    expect(await second.limits.consume(principal, 1)).toMatchObject({ allowed: true, remaining: 0 });
+    const refused = await second.limits.consume(principal, 1);
+    expect(refused).toMatchObject({ allowed: false, limit: 3 });
+    if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(50_000);
+    second.db.close();
+  });
+});

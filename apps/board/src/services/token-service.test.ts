@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { boardFixture } from '../testing/board-fixture.ts';
+import { hashToken } from './token-service.ts';
+
+describe('token service', () => {
+  it('issues rbt_ tokens from 32 random bytes and stores only their hash', async () => {
+    const f = await boardFixture();
+    const { token, record } = await f.services.tokens.create(f.members.viewer.id);
+    expect(token).toMatch(/^rbt_[A-Za-z0-9_-]{43}$/);
+    expect(record.hash).toBe(hashToken(token));
+    const dump = JSON.stringify(f.db.prepare('SELECT * FROM tokens').all());
+    expect(dump).not.toContain(token);
+    const verified = await f.services.tokens.verifier().verify(token);
+    expect(verified).toEqual({
+      ok: true,
+      principal: { memberId: f.members.viewer.id, name: 'Vic', kind: 'person', role: 'viewer' },
+    });
+  });
+
+  it('refuses unknown, revoked and expired tokens, and tokens of revoked members', async () => {
+    let now = new Date('2026-07-28T00:00:00Z');
+    const f = await boardFixture({ now: () => now });
+    const verifier = f.services.tokens.verifier();
+    expect(await verifier.verify('rbt_nope')).toEqual({ ok: false, reason: 'unknown' });
+    expect(await verifier.verify('Bearer something')).toEqual({ ok: false, reason: 'unknown' });
+
+    const revoked = await f.services.tokens.create(f.members.maintainer.id);
+    await f.services.tokens.revoke(revoked.record.prefix);
+    expect(await verifier.verify(revoked.token)).toEqual({ ok: false, reason: 'revoked' });
+
+    const expiring = await f.services.tokens.create(f.members.maintainer.id, 60_000);
+    expect((await verifier.verify(expiring.token)).ok).toBe(true);
+    now = new Date(now.getTime() + 60_001);
+    expect(await verifier.verify(expiring.token)).toEqual({ ok: false, reason: 'expired' });
+
+    const member = await f.services.tokens.create(f.members.contributor.id);
+    await f.services.members.revoke(f.members.contributor.id);
+    expect(await verifier.verify(member.token)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('revokes by id or unique prefix and refuses unknown selectors', async () => {
+    const f = await boardFixture();
+    const a = await f.services.tokens.create(f.members.owner.id);
+    expect((await f.services.tokens.revoke(a.record.id)).revokedAt).not.toBeNull();
+    await expect(f.services.tokens.revoke(a.record.id)).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
+    await expect(f.services.tokens.revoke('rbt_')).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
+  });
+});
