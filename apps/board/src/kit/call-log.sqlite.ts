@@ -17,6 +17,8 @@ export interface CallLogQuery {
 
 /** A call log in SQLite: `record` appends, `recent` reads newest first. */
 export interface SqliteCallLog extends CallLogSink {
+  /** Appends one entry synchronously. */
+  record(entry: CallLogEntry): void;
   recent(query?: CallLogQuery): CallLogEntry[];
 }
 
