@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Principal, TokenVerifier } from '@recourse/server';
 import { startHttpHost, type HttpHost } from '../packages/server/src/http/http-host.ts';
@@ -279,5 +280,70 @@ describe('HTTP host flood protection', () => {
     });
     expect(other.status).toBe(200);
     expect(other.text).toContain('other address');
+  });
+});
+
+describe('HTTP host logging, verifier faults and shutdown', () => {
+  it('logs refusals with the client address and never the token; a failing verifier gives 503 and serving goes on', async () => {
+    const logged: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => logged.push(line) });
+    let failNext = true;
+    const flaky: TokenVerifier = {
+      verify: (token) => {
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('token store unreachable at db.internal:5432'));
+        }
+        return verifier.verify(token);
+      },
+    };
+    const host = await startHttpHost({
+      factory: createDemoFactory(createDemoState()),
+      verifier: flaky,
+      logger,
+    });
+    try {
+      const headers = { ...JSON_HEADERS, authorization: 'Bearer tok-alice' };
+      const down = await raw(host.url, { headers, body: callBody(5, 'echo', { text: 'x' }) });
+      expect(down.status).toBe(503);
+      expect(down.headers['retry-after']).toBe('5');
+      expect(JSON.parse(down.text)).toMatchObject({ id: 5, error: { code: -31503 } });
+      expect(down.text).not.toContain('db.internal');
+      const revoked = await raw(host.url, {
+        headers: { ...headers, authorization: 'Bearer tok-revoked' },
+        body: callBody(6, 'echo', { text: 'x' }),
+      });
+      expect(revoked.status).toBe(401);
+      const ok = await raw(host.url, { headers, body: callBody(7, 'echo', { text: 'back' }) });
+      expect(ok.status).toBe(200);
+      const refusals = logged.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request refused');
+      expect(refusals.map((l) => [l.status, l.reason, l.client])).toEqual([
+        [503, 'auth:verifier-failed', '127.0.0.1'],
+        [401, 'auth:revoked', '127.0.0.1'],
+      ]);
+      expect(logged.join('\n')).not.toContain('tok-');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('close() aborts in-flight calls and stops listening', async () => {
+    const state = createDemoState();
+    const host = await startHttpHost({ factory: createDemoFactory(state), verifier });
+    const pending = raw(host.url, {
+      headers: { ...JSON_HEADERS, authorization: 'Bearer tok-alice' },
+      body: callBody(1, 'slow', { label: 'shutdown', ms: 10_000 }),
+    }).catch(() => 'connection closed');
+    for (let i = 0; i < 600 && !state.records.has('shutdown'); i += 1)
+      await new Promise((r) => setTimeout(r, 5));
+    await host.close();
+    await pending;
+    for (let i = 0; i < 200 && state.records.get('shutdown')?.outcome === 'running'; i += 1) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(state.records.get('shutdown')?.outcome).toBe('aborted');
+    await expect(
+      raw(host.url, { headers: JSON_HEADERS, body: callBody(2, 'echo', { text: 'x' }) }),
+    ).rejects.toThrow();
   });
 });

@@ -1,0 +1,86 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../contract.ts';
+import { createDemoFactory, createDemoState } from '../http/testing/demo-server.ts';
+import { startStdioHost } from './stdio-host.ts';
+
+const erin: Principal = { memberId: 'm_erin', name: 'Erin', kind: 'assistant', role: 'viewer' };
+
+/** Collects JSON lines written to `stream`; `next()` waits (at most 3 s) for the next one. */
+function lines(stream: PassThrough): { next(): Promise<Record<string, unknown>> } {
+  const queue: Record<string, unknown>[] = [];
+  let buffer = '';
+  stream.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+      queue.push(JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>);
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+  return {
+    async next() {
+      for (let i = 0; i < 600 && queue.length === 0; i += 1) await new Promise((r) => setTimeout(r, 5));
+      const line = queue.shift();
+      if (line === undefined) throw new Error('no line on stdout within 3 s');
+      return line;
+    },
+  };
+}
+
+const send = (stdin: PassThrough, message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
+
+describe('startStdioHost', () => {
+  it('serves the configured principal on the stdio leg and reports when stdin ends', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = lines(stdout);
+    const host = await startStdioHost({
+      factory: createDemoFactory(createDemoState()),
+      principal: erin,
+      stdin,
+      stdout,
+    });
+    send(stdin, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+    const reply = await out.next();
+    const text = (reply.result as { content: { text: string }[] }).content[0]!.text;
+    expect(JSON.parse(text)).toEqual({ principal: erin, transport: 'stdio' });
+    let ended = false;
+    void host.closed.then(() => (ended = true));
+    stdin.end();
+    await host.closed;
+    expect(ended).toBe(true);
+  });
+
+  it('delivers notifications/cancelled to the running handler', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = lines(stdout);
+    const state = createDemoState();
+    const host = await startStdioHost({ factory: createDemoFactory(state), principal: erin, stdin, stdout });
+    send(stdin, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { label: 'u', ms: 10_000 } },
+    });
+    for (let i = 0; i < 600 && !state.records.has('u'); i += 1) await new Promise((r) => setTimeout(r, 5));
+    send(stdin, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 7, reason: 'stop now' },
+    });
+    for (let i = 0; i < 600 && state.records.get('u')?.outcome === 'running'; i += 1)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(state.records.get('u')).toMatchObject({ outcome: 'aborted', reason: 'stop now' });
+    send(stdin, {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'next' } },
+    });
+    // The cancelled request gets no answer; the next one does.
+    expect(await out.next()).toMatchObject({ id: 8 });
+    await host.close();
+    await host.closed;
+  });
+});
