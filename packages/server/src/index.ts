@@ -19,3 +19,29 @@ export type {
   RecourseServer,
   TransportLeg,
 } from './contract.ts';
+export {
+  createRecourseServer,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_IDEMPOTENCY_TTL_MS,
+} from './recourse-server.ts';
+export type { RecourseServerInstance, RecourseServerOptions } from './recourse-server.ts';
+export { buildToolCatalog, DUPLICATE_TOOL, IDEMPOTENCY_ARGUMENT, IDEMPOTENCY_META_KEY } from './tool-catalog.ts';
+export type { CatalogTool, RawTool, ToolCatalog, ToolCatalogOptions } from './tool-catalog.ts';
+export { createRateLimits, INVALID_RATE_LIMIT } from './rate-limits.ts';
+export type {
+  RateLimitOptions,
+  RateLimits,
+  RateLimitStoreFactory,
+  RateLimitStoreOptions,
+  RateVerdict,
+} from './rate-limits.ts';
+export { createMemoryIdempotencyStore } from './idempotency-store.memory.ts';
+export type { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './idempotency-store.memory.ts';
+export { createMemoryCallLog } from './call-log.memory.ts';
+export type { MemoryCallLog } from './call-log.memory.ts';
+export { createInflightRegistry } from './inflight-registry.ts';
+export type { Cancellable, InflightRegistry } from './inflight-registry.ts';
+export { CallCancelledError, DeadlineExceededError, openCallScope } from './call-scope.ts';
+export type { CallScope, CallScopeOptions } from './call-scope.ts';
+export { hashArguments } from './argument-hash.ts';
+export { CALL_META_KEY } from './pipeline/result-mapping.ts';

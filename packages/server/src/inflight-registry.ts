@@ -1,0 +1,73 @@
+/**
+ * Running tool calls by caller and JSON-RPC request id, so that a host can cancel a call that its own
+ * transport cannot reach (the 2025 stateless HTTP leg delivers `notifications/cancelled` to a fresh instance).
+ *
+ * @packageDocumentation
+ */
+import type { Logger } from 'pino';
+import type { CallCanceller } from './contract.ts';
+
+/** Something a registry can cancel: a call scope. */
+export interface Cancellable {
+  cancel(reason: string): void;
+}
+
+/** A {@link CallCanceller} that the pipeline fills: every running call is registered until it completes. */
+export interface InflightRegistry extends CallCanceller {
+  /** Registers a running call; the returned function removes it (call it when the call completes). */
+  register(memberId: string, requestId: string | number, call: Cancellable): () => void;
+  /** How many calls are running. */
+  readonly size: number;
+}
+
+function keyOf(memberId: string, requestId: string | number): string {
+  return `${memberId}\u0000${typeof requestId}:${String(requestId)}`;
+}
+
+/**
+ * Creates an empty in-flight registry.
+ *
+ * `cancel` fires the call's signal only when exactly one running call of that member has that request id:
+ * two clients of one member can reuse an id, and cancelling the wrong write would be worse than letting the
+ * call run to its deadline (that case is logged at warn level and returns false).
+ */
+export function createInflightRegistry(logger?: Logger): InflightRegistry {
+  const calls = new Map<string, Set<Cancellable>>();
+  let size = 0;
+  return {
+    register(memberId, requestId, call) {
+      const key = keyOf(memberId, requestId);
+      let set = calls.get(key);
+      if (set === undefined) {
+        set = new Set();
+        calls.set(key, set);
+      }
+      set.add(call);
+      size += 1;
+      let removed = false;
+      return () => {
+        if (removed) return;
+        removed = true;
+        size -= 1;
+        set.delete(call);
+        if (set.size === 0 && calls.get(key) === set) calls.delete(key);
+      };
+    },
+    cancel(memberId, requestId, reason) {
+      const set = calls.get(keyOf(memberId, requestId));
+      if (set === undefined || set.size === 0) return false;
+      if (set.size > 1) {
+        logger?.warn(
+          { memberId, requestId, running: set.size },
+          'cancellation matches several running calls of one member; none was cancelled',
+        );
+        return false;
+      }
+      for (const call of set) call.cancel(reason);
+      return true;
+    },
+    get size() {
+      return size;
+    },
+  };
+}

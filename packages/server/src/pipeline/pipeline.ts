@@ -1,0 +1,103 @@
+/**
+ * The tool pipeline: the one place where the order of the steps is written down (DESIGN §4).
+ *
+ * @packageDocumentation
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { IdempotencyStore, PermissionPolicy, Principal } from '../contract.ts';
+import type { CatalogTool } from '../tool-catalog.ts';
+import type { InflightRegistry } from '../inflight-registry.ts';
+import type { RateLimits } from '../rate-limits.ts';
+import { openCallScope } from '../call-scope.ts';
+import { requirePrincipal } from './principal-step.ts';
+import { checkPermission } from './permission-step.ts';
+import { checkRateLimit } from './rate-limit-step.ts';
+import { validateArguments } from './validation-step.ts';
+import { runIdempotent } from './idempotency-step.ts';
+import { raceScope, startHandler } from './handler-step.ts';
+import { createToolContext } from './tool-context.ts';
+import { mapFailure, mapSuccess, type MappedResult } from './result-mapping.ts';
+
+/** What the pipeline shares across calls of one server. */
+export interface PipelineEnv {
+  readonly permissions: PermissionPolicy;
+  readonly rateLimits: RateLimits;
+  readonly idempotency: { readonly store: IdempotencyStore; readonly ttlMs: number };
+  readonly inflight: InflightRegistry;
+  readonly logger: Logger;
+}
+
+/** One `tools/call` of a pipeline tool. */
+export interface PipelineCall {
+  readonly tool: CatalogTool;
+  readonly rawArguments: unknown;
+  readonly principal: Principal | undefined;
+  readonly sdk: ServerContext;
+  readonly correlationId: string;
+  /** Epoch milliseconds when the call arrived; the deadline counts from here. */
+  readonly startedAt: number;
+}
+
+/**
+ * Runs one call through the pipeline, in this order: 1 principal, 2 permission, 3 rate limit, 4 validation,
+ * 5 idempotency, 6 deadline and cancellation, 7 handler and mapping. Never throws: every outcome is a result.
+ * The call's signal (deadline, SDK cancellation, {@link InflightRegistry.cancel}) exists from arrival, so that a
+ * call waiting on another call's idempotency key is bounded by its own deadline too.
+ */
+export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise<MappedResult> {
+  const { definition } = call.tool;
+  const logger = env.logger.child({ correlationId: call.correlationId, tool: definition.name });
+  const scope = openCallScope({
+    tool: definition.name,
+    deadlineMs: call.tool.deadlineMs,
+    startedAt: call.startedAt,
+    upstream: call.sdk.mcpReq.signal,
+  });
+  let unregister = (): void => undefined;
+  let keyed = false;
+  try {
+    const principal = requirePrincipal(call.principal, definition.name); // 1
+    unregister = env.inflight.register(principal.memberId, call.sdk.mcpReq.id, scope);
+    checkPermission(principal, definition, env.permissions); // 2
+    await checkRateLimit(principal, definition.name, call.tool.cost, env.rateLimits); // 3
+    const { args, idempotencyKey } = validateArguments(call.tool, call.rawArguments); // 4
+    const ctx = createToolContext({
+      principal,
+      scope,
+      correlationId: call.correlationId,
+      logger,
+      sdk: call.sdk,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
+    const start = (): ReturnType<typeof startHandler> => startHandler(definition, args, ctx); // 6, 7
+    if (idempotencyKey === undefined) return mapSuccess(await raceScope(start(), scope), call.correlationId);
+    keyed = true;
+    const outcome = await runIdempotent(
+      {
+        ...env.idempotency,
+        memberId: principal.memberId,
+        tool: definition.name,
+        key: idempotencyKey,
+        args,
+        scope,
+        logger,
+      },
+      start,
+    ); // 5
+    if (outcome.replayed) logger.info('idempotent call replayed');
+    return mapSuccess(outcome.success, call.correlationId);
+  } catch (error) {
+    return mapFailure(error, {
+      tool: definition.name,
+      correlationId: call.correlationId,
+      logger,
+      changed: scope.changed,
+      memberId: call.principal?.memberId ?? null,
+      keyed,
+    });
+  } finally {
+    scope.close();
+    unregister();
+  }
+}

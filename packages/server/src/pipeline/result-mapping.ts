@@ -1,0 +1,109 @@
+/**
+ * Pipeline step 7, second half: what a call answers. Successes become text (and structured content); purposeful
+ * failures become `isError` results; anything else becomes a redacted `internal` failure, logged in full.
+ *
+ * @packageDocumentation
+ */
+import {
+  encodeFailure,
+  internalFailure,
+  isToolFailure,
+  redactText,
+  transientFailure,
+  type ToolFailure,
+} from '@recourse/core';
+import type { FailureCategory } from '@recourse/core';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { ToolSuccess } from '../contract.ts';
+import { CallCancelledError, DeadlineExceededError } from '../call-scope.ts';
+
+/** The `_meta` key under which every result carries its call's correlation id: `{ correlationId }`. */
+export const CALL_META_KEY = 'dev.recourse/call';
+
+/** A mapped answer with what the call log needs. */
+export interface MappedResult {
+  readonly result: CallToolResult;
+  readonly outcome: 'ok' | FailureCategory;
+  readonly code: string | null;
+}
+
+/** Facts about the call that the failure mapping needs. */
+export interface FailureContext {
+  readonly tool: string;
+  readonly correlationId: string;
+  /** A logger already bound to the call's `correlationId` and `tool`. */
+  readonly logger: Logger;
+  /** Whether the call committed a write before it failed. */
+  readonly changed: boolean;
+  readonly memberId: string | null;
+  /** Whether the call carried an idempotency key (a retry with it replays the result). */
+  readonly keyed: boolean;
+}
+
+/** A success as a tool result: the text (redacted as a second line of defence) and structured content. */
+export function mapSuccess(success: ToolSuccess, correlationId: string): MappedResult {
+  return {
+    result: {
+      content: [{ type: 'text', text: redactText(success.text) }],
+      ...(success.structuredContent === undefined ? {} : { structuredContent: success.structuredContent }),
+      _meta: { [CALL_META_KEY]: { correlationId } },
+    },
+    outcome: 'ok',
+    code: null,
+  };
+}
+
+function deadlineFailure(error: DeadlineExceededError, ctx: FailureContext): ToolFailure {
+  const within = ` within its deadline of ${String(error.deadlineMs)} ms`;
+  return transientFailure({
+    code: 'DEADLINE_EXCEEDED',
+    message: `The call to ${ctx.tool} did not finish${within}.`,
+    next: ctx.keyed
+      ? 'Repeat the call with the same idempotencyKey: it returns the result if the work finished meanwhile, and does it once otherwise.'
+      : ctx.changed
+        ? `Read the current state before repeating the call to ${ctx.tool}, so that nothing is done twice.`
+        : 'Repeat the call later, or with a narrower request.',
+    retryAfterMs: 1000,
+    changed: ctx.changed,
+    correlationId: ctx.correlationId,
+  });
+}
+
+function cancelledFailure(ctx: FailureContext): ToolFailure {
+  return transientFailure({
+    code: 'CALL_CANCELLED',
+    message: `The call to ${ctx.tool} was cancelled by the caller.`,
+    retryAfterMs: 0,
+    changed: ctx.changed,
+    correlationId: ctx.correlationId,
+  });
+}
+
+/**
+ * Maps anything a call threw to an `isError` result: a `ToolFailure` as written plus the correlation id; a
+ * deadline as `transient` / `DEADLINE_EXCEEDED`; a cancellation as `transient` / `CALL_CANCELLED` (the SDK does
+ * not send it); anything else as `internal` with nothing of the original in the text, logged in full under the
+ * correlation id.
+ */
+export function mapFailure(error: unknown, ctx: FailureContext): MappedResult {
+  let failure: ToolFailure;
+  if (isToolFailure(error)) {
+    failure = error.with({ correlationId: ctx.correlationId });
+    ctx.logger.info({ memberId: ctx.memberId, code: failure.failure.code }, 'tool call refused');
+  } else if (error instanceof DeadlineExceededError) {
+    failure = deadlineFailure(error, ctx);
+    ctx.logger.warn({ memberId: ctx.memberId, changed: ctx.changed }, 'tool call missed its deadline');
+  } else if (error instanceof CallCancelledError) {
+    failure = cancelledFailure(ctx);
+    ctx.logger.info({ memberId: ctx.memberId }, 'tool call cancelled');
+  } else {
+    failure = internalFailure({ tool: ctx.tool, correlationId: ctx.correlationId, changed: ctx.changed });
+    ctx.logger.error({ err: error, memberId: ctx.memberId }, 'tool handler failed');
+  }
+  return {
+    result: encodeFailure(failure.failure),
+    outcome: failure.failure.category,
+    code: failure.failure.code,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * `createRecourseServer`: tools declared once, served through the pipeline by a fresh SDK server per request.
+ *
+ * @packageDocumentation
+ */
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
+import { newCorrelationId, redactText } from '@recourse/core';
+import { pino, type Logger } from 'pino';
+import type {
+  CallLogSink,
+  IdempotencyStore,
+  PermissionPolicy,
+  Principal,
+  RecourseServer,
+  ToolDefinition,
+  TransportLeg,
+} from './contract.ts';
+import { buildToolCatalog, type RawTool, type ToolCatalog } from './tool-catalog.ts';
+import { createRateLimits, type RateLimitOptions } from './rate-limits.ts';
+import { createMemoryIdempotencyStore } from './idempotency-store.memory.ts';
+import { createInflightRegistry, type InflightRegistry } from './inflight-registry.ts';
+import { createCallRecorder, type CallRecorder } from './call-recorder.ts';
+import { runPipeline, type PipelineEnv } from './pipeline/pipeline.ts';
+import { runRawTool } from './raw-tool-runner.ts';
+import type { MappedResult } from './pipeline/result-mapping.ts';
+
+/** Options of {@link createRecourseServer}. */
+export interface RecourseServerOptions {
+  /** Server name reported to clients. */
+  readonly name: string;
+  readonly version: string;
+  /** Instructions for the model, sent at initialization / discovery. */
+  readonly instructions?: string;
+  /** The pipeline tools. Names must be unique (also against `rawTools`). */
+  readonly tools: readonly ToolDefinition[];
+  readonly permissions: PermissionPolicy;
+  /** Where the pipeline logs (default: pino to stderr). Internal faults are logged in full here. */
+  readonly logger?: Logger;
+  /** Deadline of a tool without its own `deadlineMs` (default 10 000 ms). */
+  readonly defaultDeadlineMs?: number;
+  /** Per-member rate limits (default 120 calls a minute, memory store). */
+  readonly rateLimit?: RateLimitOptions;
+  /** Store and lifetime of idempotency records (default: a memory store, 24 h). */
+  readonly idempotency?: { readonly store: IdempotencyStore; readonly ttlMs?: number };
+  /** Receives one entry per tool call (never arguments). */
+  readonly callLog?: CallLogSink;
+  /** Tools served beside the pipeline tools without the pipeline (conformance fixtures). */
+  readonly rawTools?: readonly RawTool[];
+  /**
+   * Registers prompts and resources on each fresh `McpServer` with the normal SDK API. Must not call
+   * `registerTool` (tools are served by the pipeline; use `tools` or `rawTools`).
+   */
+  readonly extend?: (server: McpServer) => void;
+}
+
+/** A Recourse server: the contract's {@link RecourseServer} plus the prepared `tools/list` entries. */
+export interface RecourseServerInstance extends RecourseServer {
+  readonly inflight: InflightRegistry;
+  /** The `tools/list` entries, in name order. */
+  readonly listing: ToolCatalog['listing'];
+}
+
+/** 24 hours, the default lifetime of an idempotency record. */
+export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** 10 seconds, the default deadline of a tool call. */
+export const DEFAULT_DEADLINE_MS = 10_000;
+
+function unknownTool(name: string): ProtocolError {
+  const shown = redactText(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown tool: ${shown}. Call tools/list to see the tools available.`,
+    { tool: shown },
+  );
+}
+
+interface Dispatch {
+  readonly catalog: ToolCatalog;
+  readonly env: PipelineEnv;
+  readonly record: CallRecorder;
+}
+
+async function dispatchCall(
+  dispatch: Dispatch,
+  name: string,
+  rawArguments: unknown,
+  principal: Principal | undefined,
+  sdk: Parameters<typeof runPipeline>[0]['sdk'],
+): Promise<CallToolResult> {
+  const startedAt = Date.now();
+  const correlationId = newCorrelationId();
+  const memberId = principal?.memberId ?? null;
+  const tool = dispatch.catalog.pipelineTool(name);
+  const raw = tool === undefined ? dispatch.catalog.rawTool(name) : undefined;
+  let mapped: MappedResult;
+  if (tool !== undefined) {
+    mapped = await runPipeline(
+      { tool, rawArguments, principal, sdk, correlationId, startedAt },
+      dispatch.env,
+    );
+  } else if (raw !== undefined) {
+    mapped = await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, memberId);
+  } else {
+    mapped = { result: { content: [] }, outcome: 'validation', code: 'UNKNOWN_TOOL' };
+  }
+  dispatch.record({
+    at: new Date(startedAt).toISOString(),
+    memberId,
+    tool: tool !== undefined || raw !== undefined ? name : name.slice(0, 100),
+    outcome: mapped.outcome,
+    code: mapped.code,
+    durationMs: Date.now() - startedAt,
+    correlationId,
+  });
+  if (tool === undefined && raw === undefined) throw unknownTool(name);
+  return mapped.result;
+}
+
+/**
+ * Creates a Recourse server: validators and JSON Schemas are prepared once here; `createMcpServer` then builds a
+ * cheap, fresh `McpServer` per HTTP request or stdio connection whose `tools/list` and `tools/call` are served by
+ * the pipeline. An unknown tool is JSON-RPC -32602 with `data.tool`; everything else is a tool result.
+ * Throws an error with code `DUPLICATE_TOOL` or `INVALID_RATE_LIMIT` for a bad configuration.
+ */
+export function createRecourseServer(options: RecourseServerOptions): RecourseServerInstance {
+  const logger = options.logger ?? pino({ name: options.name }, pino.destination(2));
+  const idempotencyTtlMs = options.idempotency?.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
+  const catalog = buildToolCatalog(options.tools, options.rawTools ?? [], {
+    defaultDeadlineMs: options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS,
+    idempotencyTtlMs,
+  });
+  const inflight = createInflightRegistry(logger);
+  const env: PipelineEnv = {
+    permissions: options.permissions,
+    rateLimits: createRateLimits(options.rateLimit),
+    idempotency: {
+      store: options.idempotency?.store ?? createMemoryIdempotencyStore(),
+      ttlMs: idempotencyTtlMs,
+    },
+    inflight,
+    logger,
+  };
+  const dispatch: Dispatch = { catalog, env, record: createCallRecorder(options.callLog, logger) };
+
+  const createMcpServer = (ctx: { principal: Principal | undefined; transport: TransportLeg }): McpServer => {
+    const server = new McpServer(
+      { name: options.name, version: options.version },
+      {
+        capabilities: { tools: {} },
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      },
+    );
+    options.extend?.(server);
+    const low = server.server;
+    low.registerCapabilities({ tools: {} });
+    low.setRequestHandler('tools/list', () => ({ tools: [...catalog.listing] }));
+    low.setRequestHandler('tools/call', async (request, sdk) => {
+      const result = await dispatchCall(
+        dispatch,
+        request.params.name,
+        request.params.arguments,
+        ctx.principal,
+        sdk,
+      );
+      return low.projectCallToolResult(result, undefined);
+    });
+    return server;
+  };
+
+  return { createMcpServer, inflight, tools: options.tools, listing: catalog.listing };
+}
