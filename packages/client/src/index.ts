@@ -1,1 +1,34 @@
-export {};
+/**
+ * @recourse/client: a resilient MCP client with deadlines, cancellation, safe retries, breakers,
+ * bulkheads, version renegotiation, fallbacks and an attempt log on every outcome.
+ *
+ * @packageDocumentation
+ */
+export { RecourseClient, createRecourseClient } from './recourse-client.ts';
+export type {
+  CallOptions,
+  CallOutcome,
+  CallSuccess,
+  FallbackRoute,
+  RecourseClientOptions,
+} from './recourse-client.ts';
+export {
+  CALL_ERROR_CODES,
+  LocalCallError,
+  ProtocolCallError,
+  RecourseCallError,
+  ToolCallFailedError,
+  isRecourseCallError,
+} from './errors.ts';
+export type { CallErrorCode, CallFailureKind, LocalFailureReason } from './errors.ts';
+export type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
+export type { CallProgress } from './call-attempt.ts';
+export { MODERN_PROTOCOL_VERSION, chooseVersion } from './connection.ts';
+export type { ProtocolMode, ServerTarget } from './connection.ts';
+export { isBreakerFault } from './breakers.ts';
+export type { BreakerOptions, BreakerState } from './breakers.ts';
+export type { GiveUpReason, RetryInfo, RetryOptions } from './retry-policy.ts';
+export type { PolicyEventMap, PolicyEventName, PolicyListener } from './policy-events.ts';
+export { IDEMPOTENCY_META_KEY } from './tool-catalog.ts';
+export type { ToolTraits } from './tool-catalog.ts';
+export { parseRetryAfter } from './http-exchange.ts';

@@ -1,0 +1,85 @@
+/**
+ * Circuit breakers per tool of one server (cockatiel `ConsecutiveBreaker`), counting only faults that say the
+ * server or tool is sick: `transient`/`internal` tool failures, transport faults, timeouts and JSON-RPC internal
+ * errors — never validation, not-found, conflict, permission, rate-limit or business failures, nor cancellations.
+ *
+ * @packageDocumentation
+ */
+import { CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
+import type { CircuitBreakerPolicy } from 'cockatiel';
+import { isRecourseCallError } from './errors.ts';
+import type { PolicyEvents } from './policy-events.ts';
+
+/** Breaker settings. */
+export interface BreakerOptions {
+  /** Consecutive counted failures that open the breaker (default 5). */
+  readonly threshold?: number;
+  /** Milliseconds an open breaker waits before letting a trial call through (default 10 000). */
+  readonly halfOpenAfterMs?: number;
+}
+
+/** The state of one breaker. */
+export type BreakerState = 'closed' | 'open' | 'half_open' | 'isolated';
+
+/** Whether `error` counts against a breaker. */
+export function isBreakerFault(error: unknown): boolean {
+  if (!isRecourseCallError(error)) return false;
+  switch (error.kind) {
+    case 'tool': {
+      const category = (error as { category?: unknown }).category;
+      return category === 'transient' || category === 'internal';
+    }
+    case 'protocol': {
+      const { rpcCode, httpStatus } = error as { rpcCode?: number; httpStatus?: number };
+      return rpcCode === -32603 || (httpStatus !== undefined && httpStatus >= 500);
+    }
+    case 'local': {
+      const reason = (error as { reason?: unknown }).reason;
+      return reason === 'transport' || reason === 'timeout' || reason === 'ambiguous';
+    }
+  }
+}
+
+const STATE_NAMES: Record<CircuitState, BreakerState> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half_open',
+  [CircuitState.Isolated]: 'isolated',
+};
+
+/** Lazily creates one breaker per tool and forwards its break / half-open / reset events. */
+export class BreakerRegistry {
+  readonly #server: string;
+  readonly #options: BreakerOptions;
+  readonly #events: PolicyEvents;
+  readonly #breakers = new Map<string, CircuitBreakerPolicy>();
+
+  constructor(server: string, options: BreakerOptions, events: PolicyEvents) {
+    this.#server = server;
+    this.#options = options;
+    this.#events = events;
+  }
+
+  /** The breaker of `tool`. */
+  get(tool: string): CircuitBreakerPolicy {
+    let policy = this.#breakers.get(tool);
+    if (!policy) {
+      policy = circuitBreaker(handleWhen(isBreakerFault), {
+        halfOpenAfter: this.#options.halfOpenAfterMs ?? 10_000,
+        breaker: new ConsecutiveBreaker(this.#options.threshold ?? 5),
+      });
+      const event = { server: this.#server, tool };
+      policy.onBreak(() => this.#events.emit('break', event));
+      policy.onHalfOpen(() => this.#events.emit('half_open', event));
+      policy.onReset(() => this.#events.emit('reset', event));
+      this.#breakers.set(tool, policy);
+    }
+    return policy;
+  }
+
+  /** The state of the breaker of `tool` (`closed` when it has none yet). */
+  state(tool: string): BreakerState {
+    const policy = this.#breakers.get(tool);
+    return policy ? STATE_NAMES[policy.state] : 'closed';
+  }
+}

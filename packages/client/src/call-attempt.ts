@@ -1,0 +1,151 @@
+/**
+ * One attempt of a tool call under the deadline: send, classify, log, and follow a -32022 to a supported
+ * version once. An unsafe call whose connection failed after the request may have reached the server ends
+ * as `ambiguous` instead of a plain transport failure.
+ *
+ * @packageDocumentation
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
+import { classifyResult, classifyThrown } from './classify.ts';
+import { chooseVersion } from './connection.ts';
+import type { Connection } from './connection.ts';
+import { runUnderDeadline } from './deadline.ts';
+import type { Deadline } from './deadline.ts';
+import { LocalCallError, ProtocolCallError } from './errors.ts';
+import type { RecourseCallError } from './errors.ts';
+import { observeExchange } from './http-exchange.ts';
+import type { HttpExchange } from './http-exchange.ts';
+
+/** A progress notification as the caller sees it. */
+export interface CallProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** Everything one attempt needs. */
+export interface AttemptPlan {
+  readonly server: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly connection: Connection;
+  readonly deadline: Deadline;
+  readonly signal: AbortSignal | undefined;
+  /** Whether repeating the call is safe (read-only, idempotent, or keyed). */
+  readonly safe: boolean;
+  readonly log: AttemptRecord[];
+  readonly onProgress?: (progress: CallProgress) => void;
+  /** Set once the call has followed a -32022; a second one is not followed. */
+  renegotiated: boolean;
+}
+
+function outcomeOf(error: RecourseCallError): AttemptOutcome {
+  if (error instanceof LocalCallError)
+    return error.reason === 'cancelled' || error.reason === 'timeout' ? error.reason : 'transport';
+  return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
+}
+
+async function send(plan: AttemptPlan, signal: AbortSignal, onProgress: () => void): Promise<CallToolResult> {
+  const client = await plan.connection.client();
+  const sdkTimeout = Math.max(1, plan.deadline.hardAt - Date.now()) + 1000;
+  return client.callTool(
+    { name: plan.tool, arguments: plan.args },
+    {
+      signal,
+      timeout: sdkTimeout,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => {
+        onProgress();
+        plan.onProgress?.({
+          progress: p.progress,
+          ...(p.total === undefined ? {} : { total: p.total }),
+          ...(p.message === undefined ? {} : { message: p.message }),
+        });
+      },
+    },
+  );
+}
+
+function ambiguous(error: LocalCallError): LocalCallError {
+  return new LocalCallError({
+    server: error.server,
+    tool: error.tool,
+    reason: 'ambiguous',
+    mayHaveReachedServer: true,
+    cause: error,
+    message: `The connection failed after the call of ${error.tool} may have reached the server, so it may or may not have taken effect. It was not repeated because repeating it is not known to be safe. Check the server's state (for example with a read-only tool) before calling again.`,
+  });
+}
+
+/**
+ * Runs attempt `n`. Resolves with the result on success; rejects with the classified failure, after
+ * appending one record (two when a -32022 was followed) to `plan.log`.
+ */
+export async function runAttempt(
+  plan: AttemptPlan,
+  n: number,
+  waitBeforeMs: number,
+): Promise<CallToolResult> {
+  const startedAt = Date.now();
+  const exchange: HttpExchange = { mayHaveReachedServer: false };
+  const outcome = await observeExchange(
+    () =>
+      runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) => send(plan, signal, onProgress)),
+    exchange,
+  );
+  const protocolVersion = await plan.connection.protocolVersion();
+  const record = (result: AttemptOutcome, error?: RecourseCallError): void => {
+    const code =
+      error instanceof ProtocolCallError
+        ? error.rpcCode
+        : ((error as { failure?: { code?: string } } | undefined)?.failure?.code ?? error?.code);
+    const category = (error as { category?: string } | undefined)?.category;
+    const reached = (error as { mayHaveReachedServer?: boolean } | undefined)?.mayHaveReachedServer;
+    plan.log.push({
+      attempt: n,
+      server: plan.server,
+      tool: plan.tool,
+      outcome: result,
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      waitBeforeMs,
+      ...(code === undefined ? {} : { code }),
+      ...(category === undefined ? {} : { category }),
+      ...(reached === undefined ? {} : { mayHaveReachedServer: reached }),
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    });
+  };
+  if (outcome.ok) {
+    const failure = classifyResult(outcome.value, plan.server, plan.tool);
+    if (!failure) {
+      record('ok');
+      return outcome.value;
+    }
+    record('tool_failure', failure);
+    throw failure;
+  }
+  let error = classifyThrown(outcome.error, {
+    server: plan.server,
+    tool: plan.tool,
+    abortCause: outcome.abortCause,
+    exchange,
+    deadlineMs: plan.deadline.timeoutMs,
+  });
+  if (error instanceof ProtocolCallError && error.rpcCode === -32022) {
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    const version = Array.isArray(supported) ? chooseVersion(supported) : undefined;
+    if (!plan.renegotiated && version !== undefined) {
+      plan.renegotiated = true;
+      record('version_mismatch', error);
+      await plan.connection.repin(version);
+      return runAttempt(plan, n, 0);
+    }
+  }
+  if (error instanceof LocalCallError && error.reason === 'transport') {
+    if (error.mayHaveReachedServer && !plan.safe) error = ambiguous(error);
+    if (exchange.status === undefined) await plan.connection.reset();
+  }
+  record(outcomeOf(error), error);
+  throw error;
+}

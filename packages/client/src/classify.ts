@@ -1,0 +1,124 @@
+/**
+ * Classifies what one attempt produced into exactly one kind of failure: a tool failure (remote `isError`),
+ * a protocol error (remote JSON-RPC error, also when hidden in an HTTP body), or a local error.
+ *
+ * @packageDocumentation
+ */
+import { decodeFailure, guessCategory } from '@recourse/core';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { LocalCallError, ProtocolCallError, ToolCallFailedError } from './errors.ts';
+import type { RecourseCallError } from './errors.ts';
+import type { HttpExchange } from './http-exchange.ts';
+
+/** Why this client aborted an attempt itself, if it did. */
+export type AbortCause = 'deadline' | 'user' | undefined;
+
+/** What is known about the attempt besides the error. */
+export interface AttemptContext {
+  readonly server: string;
+  readonly tool: string;
+  readonly abortCause: AbortCause;
+  readonly exchange: HttpExchange | undefined;
+  /** Deadline in ms, for the timeout message. */
+  readonly deadlineMs: number;
+}
+
+interface RpcErrorBody {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** Parses a JSON-RPC error response out of an HTTP body, if it is one. */
+export function parseRpcErrorBody(text: unknown): RpcErrorBody | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const error = parsed.error;
+    if (!error || typeof error.code !== 'number' || !Number.isInteger(error.code)) return undefined;
+    return {
+      code: error.code,
+      message: typeof error.message === 'string' ? error.message : '',
+      data: error.data,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a result into a {@link ToolCallFailedError} when it is an `isError` result, else undefined. */
+export function classifyResult(
+  result: CallToolResult,
+  server: string,
+  tool: string,
+): ToolCallFailedError | undefined {
+  if (result.isError !== true) return undefined;
+  const failure = decodeFailure(result);
+  const category = failure?.category ?? guessCategory(result);
+  const first = result.content.find((block) => block.type === 'text');
+  const text = first && 'text' in first ? first.text : `Tool ${tool} failed without a text.`;
+  return new ToolCallFailedError({ server, tool, message: text, category, failure, result });
+}
+
+function errorField(error: unknown, field: string): unknown {
+  return typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[field] : undefined;
+}
+
+const NOT_SENT_SDK_CODES = new Set(['NOT_CONNECTED', 'ERA_NEGOTIATION_FAILED', 'SEND_FAILED']);
+
+/** Classifies an error the SDK threw for one attempt. */
+export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCallError {
+  const base = { server: ctx.server, tool: ctx.tool, cause: error };
+  if (ctx.abortCause === 'user') {
+    return new LocalCallError({
+      ...base,
+      reason: 'cancelled',
+      mayHaveReachedServer: true,
+      message: `The call of ${ctx.tool} was cancelled by the caller; the server was told to stop. It may have done part of its work.`,
+    });
+  }
+  const code = errorField(error, 'code');
+  const timedOutInSdk = code === 'REQUEST_TIMEOUT';
+  if (ctx.abortCause === 'deadline' || timedOutInSdk) {
+    return new LocalCallError({
+      ...base,
+      reason: 'timeout',
+      mayHaveReachedServer: true,
+      message: `The call of ${ctx.tool} got no answer within its ${ctx.deadlineMs} ms deadline and was cancelled; it may have done part of its work. Retry with a longer timeout if the tool is slow.`,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof code === 'number' && Number.isInteger(code)) {
+    return new ProtocolCallError({ ...base, rpcCode: code, data: errorField(error, 'data'), message });
+  }
+  const data = errorField(error, 'data') as { status?: unknown; text?: unknown } | undefined;
+  const status = typeof data?.status === 'number' ? data.status : ctx.exchange?.status;
+  const retryAfterMs = ctx.exchange?.retryAfterMs;
+  const rpc = parseRpcErrorBody(data?.text);
+  if (rpc) {
+    return new ProtocolCallError({
+      ...base,
+      rpcCode: rpc.code,
+      data: rpc.data,
+      message: rpc.message,
+      httpStatus: status,
+      retryAfterMs,
+    });
+  }
+  const refusedBeforeWork = status === 429 || status === 503;
+  const reached =
+    !refusedBeforeWork &&
+    !(typeof code === 'string' && NOT_SENT_SDK_CODES.has(code)) &&
+    (ctx.exchange ? ctx.exchange.mayHaveReachedServer : true);
+  const statusText = status === undefined ? '' : ` (HTTP ${status})`;
+  return new LocalCallError({
+    ...base,
+    reason: 'transport',
+    mayHaveReachedServer: reached,
+    httpStatus: status,
+    retryAfterMs,
+    message: `The connection failed while calling ${ctx.tool}${statusText}: ${message}. ${
+      reached ? 'The request may have reached the server.' : 'The request did not reach the tool.'
+    }`,
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * One lazily opened SDK `Client` per server, over Streamable HTTP, stdio or a supplied transport,
+ * in either protocol era, with re-pinning to another version after -32022.
+ *
+ * @packageDocumentation
+ */
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { observingFetch } from './http-exchange.ts';
+
+/** The 2026-07-28 protocol revision, the first of the stateless era. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** Where a server lives: an HTTP URL (with an optional bearer token), a stdio command, or a transport factory. */
+export type ServerTarget =
+  | {
+      readonly url: string | URL;
+      readonly token?: string;
+      readonly headers?: Readonly<Record<string, string>>;
+    }
+  | {
+      readonly stdio: {
+        readonly command: string;
+        readonly args?: readonly string[];
+        readonly env?: Readonly<Record<string, string>>;
+        readonly cwd?: string;
+      };
+    }
+  | { readonly transport: () => Transport };
+
+/**
+ * Which protocol era to speak: `'modern'` pins 2026-07-28, `'legacy'` runs the 2025 `initialize`
+ * handshake, `'auto'` lets the SDK probe with `server/discover` and fall back.
+ */
+export type ProtocolMode = 'auto' | 'modern' | 'legacy';
+
+/** Options of {@link Connection}. */
+export interface ConnectionOptions {
+  /** Default `'auto'`. */
+  readonly protocol?: ProtocolMode;
+  /** Default `{ name: 'recourse-client', version: '0.1.0' }`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
+
+type Pin = { readonly mode: ProtocolMode } | { readonly version: string };
+
+function isModern(version: string): boolean {
+  return version >= MODERN_PROTOCOL_VERSION;
+}
+
+/**
+ * Chooses the version to re-pin to from a -32022 `data.supported` list: the newest one this client
+ * speaks, or undefined when there is none.
+ */
+export function chooseVersion(supported: readonly unknown[]): string | undefined {
+  const known = new Set<string>([MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]);
+  const usable = supported.filter((v): v is string => typeof v === 'string' && known.has(v));
+  return usable.sort().reverse()[0];
+}
+
+/** Holds the SDK client of one server; connects on first use and reconnects after it closes. */
+export class Connection {
+  readonly #target: ServerTarget;
+  readonly #clientInfo: { name: string; version: string };
+  #pin: Pin;
+  #current: Promise<Client> | undefined;
+  #closed = false;
+
+  constructor(target: ServerTarget, options: ConnectionOptions = {}) {
+    this.#target = target;
+    this.#pin = { mode: options.protocol ?? 'auto' };
+    this.#clientInfo = {
+      name: options.clientInfo?.name ?? 'recourse-client',
+      version: options.clientInfo?.version ?? '0.1.0',
+    };
+  }
+
+  /** The connected SDK client, connecting first when needed. Rejects with the SDK's connect error. */
+  client(): Promise<Client> {
+    if (this.#closed)
+      return Promise.reject(new Error('The Recourse client was closed; create a new one to call again.'));
+    this.#current ??= this.#open().catch((error: unknown) => {
+      this.#current = undefined;
+      throw error;
+    });
+    return this.#current;
+  }
+
+  /** The protocol version of the open connection, if any. */
+  async protocolVersion(): Promise<string | undefined> {
+    const current = this.#current;
+    if (!current) return undefined;
+    try {
+      return (await current).getNegotiatedProtocolVersion();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Drops the open connection and pins `version` for the next one (after a -32022). */
+  async repin(version: string): Promise<void> {
+    this.#pin = { version };
+    await this.reset();
+  }
+
+  /** Drops the open connection; the next {@link client} call reconnects. */
+  async reset(): Promise<void> {
+    const current = this.#current;
+    this.#current = undefined;
+    if (current) await current.then((c) => c.close()).catch(() => undefined);
+  }
+
+  /** Closes the connection for good. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.reset();
+  }
+
+  async #open(): Promise<Client> {
+    const pin = this.#pin;
+    let client: Client;
+    if ('version' in pin) {
+      client = isModern(pin.version)
+        ? new Client(this.#clientInfo, { versionNegotiation: { mode: { pin: pin.version } } })
+        : new Client(this.#clientInfo, {
+            supportedProtocolVersions: [
+              pin.version,
+              ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== pin.version),
+            ],
+          });
+    } else if (pin.mode === 'legacy') {
+      client = new Client(this.#clientInfo);
+    } else {
+      const mode = pin.mode === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'auto';
+      client = new Client(this.#clientInfo, { versionNegotiation: { mode } });
+    }
+    const transport = this.#transport();
+    client.onclose = () => {
+      if (this.#current)
+        void this.#current.then((c) => c === client && (this.#current = undefined)).catch(() => undefined);
+    };
+    await client.connect(transport);
+    return client;
+  }
+
+  #transport(): Transport {
+    const target = this.#target;
+    if ('transport' in target) return target.transport();
+    if ('stdio' in target) {
+      return new StdioClientTransport({
+        command: target.stdio.command,
+        args: [...(target.stdio.args ?? [])],
+        ...(target.stdio.env ? { env: { ...target.stdio.env } } : {}),
+        ...(target.stdio.cwd ? { cwd: target.stdio.cwd } : {}),
+        stderr: 'ignore',
+      });
+    }
+    const headers: Record<string, string> = { ...(target.headers ?? {}) };
+    if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
+    return new StreamableHTTPClientTransport(new URL(target.url), { fetch: observingFetch(fetch, headers) });
+  }
+}

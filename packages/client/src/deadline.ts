@@ -1,0 +1,107 @@
+/**
+ * The deadline of a call: one budget shared by all its attempts, extended by progress notifications up to a
+ * hard maximum that has its own timer. When either fires, the attempt's request is aborted on the wire.
+ *
+ * @packageDocumentation
+ */
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { AbortCause } from './classify.ts';
+
+/** Deadline settings of a call. */
+export interface DeadlineOptions {
+  /** Milliseconds without an answer or progress before the call times out. */
+  readonly timeoutMs: number;
+  /** Hard maximum from the start of the call, however much progress arrives (at least `timeoutMs`). */
+  readonly maxTimeoutMs: number;
+}
+
+/** The moving deadline of one call. */
+export class Deadline {
+  readonly startedAt: number;
+  readonly timeoutMs: number;
+  readonly hardAt: number;
+  #at: number;
+
+  constructor(options: DeadlineOptions, now = Date.now()) {
+    this.startedAt = now;
+    this.timeoutMs = options.timeoutMs;
+    this.hardAt = now + Math.max(options.timeoutMs, options.maxTimeoutMs);
+    this.#at = now + options.timeoutMs;
+  }
+
+  /** Epoch ms at which the call times out unless progress arrives. */
+  get at(): number {
+    return this.#at;
+  }
+
+  /** Pushes the deadline to `now + timeoutMs`, never past the hard maximum. */
+  extend(now = Date.now()): void {
+    this.#at = Math.min(Math.max(this.#at, now + this.timeoutMs), this.hardAt);
+  }
+
+  /** Milliseconds left before the current deadline. */
+  remaining(now = Date.now()): number {
+    return Math.max(0, this.#at - now);
+  }
+}
+
+/** What one attempt under a deadline produced. */
+export type DeadlineOutcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: unknown; readonly abortCause: AbortCause };
+
+/**
+ * Runs one attempt under `deadline` and the caller's `signal`. The attempt gets its own `AbortSignal`, aborted
+ * with an `SdkError` reason (so the SDK sends a cancellation and does not confuse it with the caller's abort)
+ * when the deadline or the hard maximum passes, or when the caller aborts.
+ */
+export async function runUnderDeadline<T>(
+  deadline: Deadline,
+  signal: AbortSignal | undefined,
+  attempt: (signal: AbortSignal, onProgress: () => void) => Promise<T>,
+): Promise<DeadlineOutcome<T>> {
+  const controller = new AbortController();
+  let cause: AbortCause;
+  const abort = (why: Exclude<AbortCause, undefined>, message: string): void => {
+    if (controller.signal.aborted) return;
+    cause = why;
+    controller.abort(new SdkError(SdkErrorCode.RequestTimeout, message));
+  };
+  const onUserAbort = (): void => abort('user', 'Cancelled by the caller.');
+  if (signal?.aborted) onUserAbort();
+  signal?.addEventListener('abort', onUserAbort, { once: true });
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const arm = (): void => {
+    clearTimeout(idle);
+    idle = setTimeout(() => abort('deadline', 'Recourse deadline passed.'), deadline.remaining());
+  };
+  arm();
+  const hard = setTimeout(
+    () => abort('deadline', 'Recourse hard maximum passed.'),
+    Math.max(0, deadline.hardAt - Date.now()),
+  );
+  const onProgress = (): void => {
+    if (controller.signal.aborted) return;
+    deadline.extend();
+    arm();
+  };
+  try {
+    if (controller.signal.aborted) return { ok: false, error: controller.signal.reason, abortCause: cause };
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
+        once: true,
+      });
+    });
+    const running = attempt(controller.signal, onProgress);
+    running.catch(() => undefined);
+    const value = await Promise.race([running, aborted]);
+    if (cause !== undefined) return { ok: false, error: controller.signal.reason, abortCause: cause };
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error, abortCause: cause };
+  } finally {
+    clearTimeout(idle);
+    clearTimeout(hard);
+    signal?.removeEventListener('abort', onUserAbort);
+  }
+}

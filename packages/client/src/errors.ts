@@ -1,0 +1,173 @@
+/**
+ * The one failure type of a call: a tool failure, a protocol error, or a local error, each with the attempt log.
+ *
+ * @packageDocumentation
+ */
+import type { FailureCategory, FailureData } from '@recourse/core';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { AttemptRecord } from './attempt-log.ts';
+
+/** Where a failure came from: the tool (remote `isError`), the protocol (remote JSON-RPC error), or this client. */
+export type CallFailureKind = 'tool' | 'protocol' | 'local';
+
+/** The local failures: none of them was sent by the server. */
+export type LocalFailureReason =
+  'timeout' | 'cancelled' | 'transport' | 'circuit_open' | 'bulkhead_full' | 'ambiguous';
+
+/** Stable codes of {@link RecourseCallError}, one per kind of failure. */
+export const CALL_ERROR_CODES = {
+  tool: 'CALL_TOOL_FAILED',
+  protocol: 'CALL_PROTOCOL_ERROR',
+  timeout: 'CALL_TIMEOUT',
+  cancelled: 'CALL_CANCELLED',
+  transport: 'CALL_TRANSPORT',
+  circuit_open: 'CALL_CIRCUIT_OPEN',
+  bulkhead_full: 'CALL_BULKHEAD_FULL',
+  ambiguous: 'CALL_AMBIGUOUS',
+} as const;
+
+/** One of the values of {@link CALL_ERROR_CODES}. */
+export type CallErrorCode = (typeof CALL_ERROR_CODES)[keyof typeof CALL_ERROR_CODES];
+
+interface BaseInit {
+  readonly server: string;
+  readonly tool: string;
+  readonly message: string;
+  readonly attempts?: readonly AttemptRecord[];
+  readonly cause?: unknown;
+}
+
+/**
+ * Base of every failure `RecourseClient.callTool` throws. Recognise it with {@link isRecourseCallError}
+ * (by `code`), and branch on `kind`.
+ */
+export abstract class RecourseCallError extends Error {
+  abstract readonly kind: CallFailureKind;
+  abstract readonly code: CallErrorCode;
+  readonly server: string;
+  readonly tool: string;
+  /** Every attempt made, in order, with its outcome, timing and the wait before it. */
+  attempts: readonly AttemptRecord[];
+
+  protected constructor(init: BaseInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.server = init.server;
+    this.tool = init.tool;
+    this.attempts = init.attempts ?? [];
+  }
+
+  /** Whether the same call may succeed later unchanged (retry advice for callers above the client). */
+  abstract get retryable(): boolean;
+}
+
+/** The tool ran and reported a failure (`isError`). `failure` is the server's `ToolFailure` when it sent one. */
+export class ToolCallFailedError extends RecourseCallError {
+  override readonly name = 'ToolCallFailedError';
+  readonly kind = 'tool';
+  readonly code = CALL_ERROR_CODES.tool;
+  /** The category the server sent, or a best-effort guess from the text when it sent none. */
+  readonly category: FailureCategory;
+  /** The parsed failure metadata, when the server sent it. */
+  readonly failure: FailureData | undefined;
+  /** The result as received. */
+  readonly result: CallToolResult;
+
+  constructor(
+    init: BaseInit & { category: FailureCategory; failure: FailureData | undefined; result: CallToolResult },
+  ) {
+    super(init);
+    this.category = init.category;
+    this.failure = init.failure;
+    this.result = init.result;
+  }
+
+  get retryable(): boolean {
+    if (this.failure) return this.failure.retryable;
+    return this.category === 'transient' || this.category === 'rate_limit';
+  }
+
+  /** When the server asked to wait before retrying, in milliseconds. */
+  get retryAfterMs(): number | undefined {
+    return this.failure?.retryAfterMs;
+  }
+}
+
+/** The server answered with a JSON-RPC error (also when it came in an HTTP body with a non-400 status). */
+export class ProtocolCallError extends RecourseCallError {
+  override readonly name = 'ProtocolCallError';
+  readonly kind = 'protocol';
+  readonly code = CALL_ERROR_CODES.protocol;
+  /** The JSON-RPC error code, e.g. -32602. */
+  readonly rpcCode: number;
+  readonly data: unknown;
+  /** The HTTP status it came with, when it came over HTTP with a non-200 status. */
+  readonly httpStatus: number | undefined;
+  /** -32002 (older servers' "resource not found") is read as `not_found`. */
+  readonly notFound: boolean;
+  /** From a `Retry-After` header, when the server sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    init: BaseInit & {
+      rpcCode: number;
+      data?: unknown;
+      httpStatus?: number | undefined;
+      retryAfterMs?: number | undefined;
+    },
+  ) {
+    super(init);
+    this.rpcCode = init.rpcCode;
+    this.data = init.data;
+    this.httpStatus = init.httpStatus;
+    this.notFound = init.rpcCode === -32002;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return this.httpStatus === 429 || this.httpStatus === 503;
+  }
+}
+
+/** A failure of this client or the connection; the server sent none of it. */
+export class LocalCallError extends RecourseCallError {
+  override readonly name = 'LocalCallError';
+  readonly kind = 'local';
+  readonly code: CallErrorCode;
+  readonly reason: LocalFailureReason;
+  /** Whether the request may have reached the server (and so may have had an effect). */
+  readonly mayHaveReachedServer: boolean;
+  /** HTTP status, for transport failures that had one (e.g. 503). */
+  readonly httpStatus: number | undefined;
+  /** From a `Retry-After` header, when the server sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    init: BaseInit & {
+      reason: LocalFailureReason;
+      mayHaveReachedServer?: boolean;
+      httpStatus?: number | undefined;
+      retryAfterMs?: number | undefined;
+    },
+  ) {
+    super(init);
+    this.reason = init.reason;
+    this.code = CALL_ERROR_CODES[init.reason];
+    this.mayHaveReachedServer = init.mayHaveReachedServer ?? false;
+    this.httpStatus = init.httpStatus;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    if (this.reason === 'transport') {
+      return this.httpStatus === undefined || this.httpStatus >= 500 || this.httpStatus === 429;
+    }
+    return this.reason === 'circuit_open' || this.reason === 'bulkhead_full';
+  }
+}
+
+const CODES: ReadonlySet<string> = new Set(Object.values(CALL_ERROR_CODES));
+
+/** True for any {@link RecourseCallError}, recognised by its `code` so it works across package copies. */
+export function isRecourseCallError(error: unknown): error is RecourseCallError {
+  return error instanceof Error && CODES.has((error as { code?: unknown }).code as string);
+}

@@ -1,0 +1,294 @@
+/**
+ * The resilient MCP client. Every call passes through one stack, composed here and nowhere else, outermost
+ * first: bulkhead (per server) → circuit breaker (per tool) → retry → deadline → the call.
+ *
+ * @packageDocumentation
+ */
+import { randomUUID } from 'node:crypto';
+import { bulkhead, isBrokenCircuitError, isBulkheadRejectedError, isIsolatedCircuitError } from 'cockatiel';
+import type { BulkheadPolicy } from 'cockatiel';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { AttemptRecord } from './attempt-log.ts';
+import { BreakerRegistry } from './breakers.ts';
+import type { BreakerOptions, BreakerState } from './breakers.ts';
+import { runAttempt } from './call-attempt.ts';
+import type { AttemptPlan, CallProgress } from './call-attempt.ts';
+import { Connection } from './connection.ts';
+import type { ProtocolMode, ServerTarget } from './connection.ts';
+import { Deadline } from './deadline.ts';
+import { LocalCallError, isRecourseCallError } from './errors.ts';
+import type { RecourseCallError } from './errors.ts';
+import { PolicyEvents } from './policy-events.ts';
+import type { PolicyEventName, PolicyListener } from './policy-events.ts';
+import { runWithRetry } from './retry-policy.ts';
+import type { RetryOptions } from './retry-policy.ts';
+import { ToolCatalog } from './tool-catalog.ts';
+import type { ToolTraits } from './tool-catalog.ts';
+
+/** Where to send a call when its tool's breaker is open. */
+export interface FallbackRoute {
+  /** The alternative tool. */
+  readonly tool: string;
+  /** The client of the server that has it (default: the same client). */
+  readonly client?: RecourseClient;
+  /** Maps the original arguments to the alternative's (default: unchanged). */
+  readonly mapArguments?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Options of {@link createRecourseClient}. */
+export interface RecourseClientOptions {
+  /** The server: `{ url, token? }`, `{ stdio: { command, args } }`, or `{ transport: () => Transport }`. */
+  readonly target: ServerTarget;
+  /** Name of the server in attempt logs and events (default: the URL's host or the command). */
+  readonly name?: string;
+  /** Protocol era (default `'auto'`: probe with `server/discover`, fall back to `initialize`). */
+  readonly protocol?: ProtocolMode;
+  /** Milliseconds without an answer or progress before a call times out (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Hard maximum of a call however much progress arrives (default 4 × `timeoutMs`). */
+  readonly maxTimeoutMs?: number;
+  /** Retry settings (default 3 attempts, 100 ms initial backoff, 5 s maximum). */
+  readonly retry?: RetryOptions;
+  /** Breaker settings per tool (default 5 consecutive faults, half-open after 10 s); `false` disables. */
+  readonly breaker?: BreakerOptions | false;
+  /** Concurrency cap per server (default 16 running, 64 queued); `false` disables. */
+  readonly bulkhead?: { readonly maxConcurrent?: number; readonly maxQueue?: number } | false;
+  /** Alternatives per tool, used while the tool's breaker is open. */
+  readonly fallbacks?: Readonly<Record<string, FallbackRoute>>;
+  /** Traits per tool that override what `tools/list` says (e.g. `{ readOnly: true }`). */
+  readonly tools?: Readonly<Record<string, ToolTraits>>;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Overrides the client's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Overrides the client's `maxTimeoutMs`. */
+  readonly maxTimeoutMs?: number;
+  /** Cancels the call; it then fails with `cancelled`, never `timeout`. */
+  readonly signal?: AbortSignal;
+  /** Overrides the client's retry settings for this call. */
+  readonly retry?: RetryOptions;
+  /** Receives the server's progress notifications. */
+  readonly onProgress?: (progress: CallProgress) => void;
+  /** An idempotency key to use instead of a generated one (for tools that advertise one). */
+  readonly idempotencyKey?: string;
+}
+
+/** A successful call: the result and how it was obtained. */
+export interface CallSuccess {
+  readonly result: CallToolResult;
+  /** The server and tool that answered (the fallback's when rerouted). */
+  readonly server: string;
+  readonly tool: string;
+  readonly attempts: readonly AttemptRecord[];
+  /** Set when the call was rerouted to a fallback because the original tool's breaker was open. */
+  readonly reroutedFrom?: { readonly server: string; readonly tool: string; readonly reason: 'circuit_open' };
+}
+
+/** The outcome of {@link RecourseClient.tryCallTool}: never rejects with a call failure. */
+export type CallOutcome =
+  | { readonly ok: true; readonly value: CallSuccess }
+  | { readonly ok: false; readonly error: RecourseCallError };
+
+function defaultName(target: ServerTarget): string {
+  if ('url' in target) return new URL(target.url).host;
+  if ('stdio' in target) return target.stdio.command;
+  return 'server';
+}
+
+/** A resilient client of one MCP server. Create it with {@link createRecourseClient}. */
+export class RecourseClient {
+  /** The server's name in attempt logs and events. */
+  readonly name: string;
+  readonly #options: RecourseClientOptions;
+  readonly #connection: Connection;
+  readonly #events = new PolicyEvents();
+  readonly #breakers: BreakerRegistry | undefined;
+  readonly #bulkhead: BulkheadPolicy | undefined;
+  readonly #catalog: ToolCatalog;
+
+  constructor(options: RecourseClientOptions) {
+    this.#options = options;
+    this.name = options.name ?? defaultName(options.target);
+    this.#connection = new Connection(
+      options.target,
+      options.protocol === undefined ? {} : { protocol: options.protocol },
+    );
+    this.#breakers =
+      options.breaker === false
+        ? undefined
+        : new BreakerRegistry(this.name, options.breaker ?? {}, this.#events);
+    const limits = options.bulkhead === false ? undefined : (options.bulkhead ?? {});
+    this.#bulkhead = limits ? bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
+    this.#catalog = new ToolCatalog(
+      async (signal) => (await (await this.#connection.client()).listTools(undefined, { signal })).tools,
+      options.tools,
+    );
+  }
+
+  /** Subscribes to a policy event (`retry`, `give_up`, `break`, `half_open`, `reset`, `reroute`); returns the unsubscriber. */
+  on<K extends PolicyEventName>(name: K, listener: PolicyListener<K>): () => void {
+    return this.#events.on(name, listener);
+  }
+
+  /** The state of the breaker of `tool`. */
+  breakerState(tool: string): BreakerState {
+    return this.#breakers?.state(tool) ?? 'closed';
+  }
+
+  /** Lists the server's tools (no retries; connection failures reject with the SDK's error). */
+  async listTools(): Promise<readonly Tool[]> {
+    return (await (await this.#connection.client()).listTools()).tools;
+  }
+
+  /**
+   * Calls `tool` through the stack. Resolves with the result and its attempt log; rejects with a
+   * {@link RecourseCallError}: `CALL_TOOL_FAILED` (remote `isError`), `CALL_PROTOCOL_ERROR` (remote JSON-RPC
+   * error), or a local `CALL_TIMEOUT`, `CALL_CANCELLED`, `CALL_TRANSPORT`, `CALL_CIRCUIT_OPEN`,
+   * `CALL_BULKHEAD_FULL`, `CALL_AMBIGUOUS`.
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallSuccess> {
+    try {
+      return await this.#guarded(tool, args, options);
+    } catch (error) {
+      const route = this.#options.fallbacks?.[tool];
+      if (!route || !isRecourseCallError(error) || error.code !== 'CALL_CIRCUIT_OPEN') throw error;
+      const target = route.client ?? this;
+      this.#events.emit('reroute', { server: this.name, tool, toServer: target.name, toTool: route.tool });
+      const rerouted = await target.#guarded(
+        route.tool,
+        route.mapArguments ? route.mapArguments(args) : args,
+        options,
+      );
+      return { ...rerouted, reroutedFrom: { server: this.name, tool, reason: 'circuit_open' } };
+    }
+  }
+
+  /** Like {@link callTool}, but resolves with `{ ok: false, error }` instead of rejecting on a call failure. */
+  async tryCallTool(
+    tool: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallOutcome> {
+    try {
+      return { ok: true, value: await this.callTool(tool, args, options) };
+    } catch (error) {
+      if (isRecourseCallError(error)) return { ok: false, error };
+      throw error;
+    }
+  }
+
+  /** Closes the connection; later calls fail. */
+  async close(): Promise<void> {
+    await this.#connection.close();
+  }
+
+  /** Bulkhead → breaker → retry → deadline → call. */
+  async #guarded(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
+    const breaker = this.#breakers?.get(tool);
+    const throughBreaker = (): Promise<CallSuccess> =>
+      breaker
+        ? breaker.execute(() => this.#retried(tool, args, options))
+        : this.#retried(tool, args, options);
+    try {
+      return await (this.#bulkhead
+        ? this.#bulkhead.execute(throughBreaker, options.signal)
+        : throughBreaker());
+    } catch (error) {
+      if (isBulkheadRejectedError(error)) {
+        throw new LocalCallError({
+          server: this.name,
+          tool,
+          reason: 'bulkhead_full',
+          message: `The call of ${tool} was refused locally: ${this.name} already has the maximum number of calls running and queued. Nothing was sent. Retry when fewer calls are in flight.`,
+        });
+      }
+      if (isBrokenCircuitError(error) || isIsolatedCircuitError(error)) {
+        throw new LocalCallError({
+          server: this.name,
+          tool,
+          reason: 'circuit_open',
+          message: `The call of ${tool} was refused locally: its circuit breaker is open after repeated failures of ${this.name}. Nothing was sent. Retry after the breaker's wait, or use another tool.`,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async #retried(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
+    const maxTimeoutMs = options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? timeoutMs * 4;
+    const deadline = new Deadline({ timeoutMs, maxTimeoutMs });
+    const traits = await this.#catalog.traits(tool, deadline.remaining());
+    let callArgs = args;
+    const keyArgument = traits.idempotencyArgument;
+    if (keyArgument !== undefined && callArgs[keyArgument] === undefined) {
+      callArgs = { ...callArgs, [keyArgument]: options.idempotencyKey ?? randomUUID() };
+    }
+    const keyed = keyArgument !== undefined && typeof callArgs[keyArgument] === 'string';
+    const plan: AttemptPlan = {
+      server: this.name,
+      tool,
+      args: callArgs,
+      connection: this.#connection,
+      deadline,
+      signal: options.signal,
+      safe: traits.readOnly === true || traits.idempotent === true || keyed,
+      log: [],
+      renegotiated: false,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    };
+    try {
+      const result = await runWithRetry({
+        options: options.retry ?? this.#options.retry ?? {},
+        deadline,
+        signal: options.signal,
+        attempt: (n, wait) => runAttempt(plan, n, wait),
+        verdict: (error) => retryVerdict(error, plan.safe),
+        onRetry: (info) => this.#events.emit('retry', { server: this.name, tool, ...info }),
+        onGiveUp: (error, reason, attempts) =>
+          this.#events.emit('give_up', { server: this.name, tool, attempts, reason, error }),
+      });
+      return { result, server: this.name, tool, attempts: plan.log };
+    } catch (error) {
+      let failure = error as RecourseCallError;
+      if (options.signal?.aborted && failure.code !== 'CALL_CANCELLED') {
+        failure = new LocalCallError({
+          server: this.name,
+          tool,
+          reason: 'cancelled',
+          mayHaveReachedServer: plan.log.length > 0,
+          cause: failure,
+          message: `The call of ${tool} was cancelled by the caller while waiting to retry. ${failure.message}`,
+        });
+      }
+      failure.attempts = plan.log;
+      throw failure;
+    }
+  }
+}
+
+/** Whether a failure may be repeated: it must be worth repeating, and repeating must be safe. */
+function retryVerdict(error: RecourseCallError, safe: boolean): true | 'not_retryable' | 'unsafe' {
+  if (error.kind === 'tool') {
+    if (!error.retryable) return 'not_retryable';
+    const changed = (error as { failure?: { changed?: unknown } }).failure?.changed;
+    return safe || changed === false ? true : 'unsafe';
+  }
+  if (error.kind === 'protocol') {
+    return error.retryable ? true : 'not_retryable';
+  }
+  const local = error as LocalCallError;
+  if (local.reason !== 'transport' || !local.retryable) return 'not_retryable';
+  return safe || !local.mayHaveReachedServer ? true : 'unsafe';
+}
+
+/** Creates a resilient client of one MCP server; it connects on the first call. */
+export function createRecourseClient(options: RecourseClientOptions): RecourseClient {
+  return new RecourseClient(options);
+}

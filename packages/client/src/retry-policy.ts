@@ -1,0 +1,107 @@
+/**
+ * Retry with exponential backoff and jitter, honouring the server's `retryAfterMs` / `Retry-After`,
+ * bounded by attempts and by the call's deadline. A small core in cockatiel's shape (cockatiel's
+ * backoff supplies the delays); it exists because cockatiel's retry cannot read a wait from each failure.
+ *
+ * @packageDocumentation
+ */
+import { ExponentialBackoff } from 'cockatiel';
+import type { IBackoff } from 'cockatiel';
+import type { Deadline } from './deadline.ts';
+import type { RecourseCallError } from './errors.ts';
+
+/** Retry settings. */
+export interface RetryOptions {
+  /** Total attempts, the first included (default 3; 1 disables retries). */
+  readonly maxAttempts?: number;
+  /** First backoff delay in ms (default 100). */
+  readonly initialDelayMs?: number;
+  /** Largest backoff delay in ms (default 5000); a server's `retryAfterMs` may exceed it. */
+  readonly maxDelayMs?: number;
+}
+
+/** What a retry listener learns. */
+export interface RetryInfo {
+  /** The attempt that failed (1 for the first). */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly error: RecourseCallError;
+}
+
+/** Why the retry loop stopped on a failure. */
+export type GiveUpReason = 'not_retryable' | 'unsafe' | 'attempts_exhausted' | 'deadline';
+
+/** Hooks and decisions of one retried call. */
+export interface RetryRun<T> {
+  readonly options: RetryOptions;
+  readonly deadline: Deadline;
+  readonly signal: AbortSignal | undefined;
+  /** Runs attempt `n`; throws a {@link RecourseCallError} on failure. */
+  attempt(n: number, waitBeforeMs: number): Promise<T>;
+  /** Whether repeating after `error` may help and is safe; otherwise returns why not. */
+  verdict(error: RecourseCallError): true | Exclude<GiveUpReason, 'attempts_exhausted' | 'deadline'>;
+  onRetry?(info: RetryInfo): void;
+  onGiveUp?(error: RecourseCallError, reason: GiveUpReason, attempts: number): void;
+}
+
+function waitFor(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve(true);
+    }, ms);
+    function stop(): void {
+      clearTimeout(timer);
+      resolve(false);
+    }
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+function serverWait(error: RecourseCallError): number | undefined {
+  const value = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
+/**
+ * Runs `run.attempt` until it succeeds or must stop. The delay before a retry is the larger of the backoff
+ * (exponential, decorrelated jitter) and the server's requested wait; a retry whose wait would end past the
+ * deadline is not made. Rejects with the last failure.
+ */
+export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
+  const maxAttempts = Math.max(1, run.options.maxAttempts ?? 3);
+  let backoff: IBackoff<unknown> = new ExponentialBackoff({
+    initialDelay: run.options.initialDelayMs ?? 100,
+    maxDelay: run.options.maxDelayMs ?? 5000,
+  }).next();
+  let waitBeforeMs = 0;
+  for (let n = 1; ; n++) {
+    try {
+      return await run.attempt(n, waitBeforeMs);
+    } catch (thrown) {
+      const error = thrown as RecourseCallError;
+      const verdict = run.verdict(error);
+      if (verdict !== true) {
+        run.onGiveUp?.(error, verdict, n);
+        throw error;
+      }
+      if (n >= maxAttempts) {
+        run.onGiveUp?.(error, 'attempts_exhausted', n);
+        throw error;
+      }
+      const delayMs = Math.round(Math.max(backoff.duration, serverWait(error) ?? 0));
+      backoff = backoff.next(undefined);
+      if (Date.now() + delayMs >= run.deadline.at) {
+        run.onGiveUp?.(error, 'deadline', n);
+        throw error;
+      }
+      run.onRetry?.({ attempt: n, delayMs, error });
+      if (!(await waitFor(delayMs, run.signal))) {
+        run.onGiveUp?.(error, 'deadline', n);
+        throw error;
+      }
+      waitBeforeMs = delayMs;
+    }
+  }
+}

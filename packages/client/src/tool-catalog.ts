@@ -1,0 +1,68 @@
+/**
+ * What the client knows about a server's tools: whether repeating a call is safe (`readOnlyHint`,
+ * `idempotentHint`) and which argument carries an idempotency key the tool honours.
+ *
+ * @packageDocumentation
+ */
+import type { Tool } from '@modelcontextprotocol/client';
+
+/** The `_meta` key under which a tool advertises the idempotency-key argument it honours. */
+export const IDEMPOTENCY_META_KEY = 'dev.recourse/idempotency';
+
+/** The retry-relevant traits of one tool. */
+export interface ToolTraits {
+  /** `readOnlyHint`: the tool changes nothing. */
+  readonly readOnly?: boolean;
+  /** `idempotentHint`: repeating the call with the same arguments has no further effect. */
+  readonly idempotent?: boolean;
+  /** The argument that carries an idempotency key the tool honours, from `_meta["dev.recourse/idempotency"]`. */
+  readonly idempotencyArgument?: string;
+}
+
+/** Reads the traits of a listed tool. */
+export function traitsOf(tool: Tool): ToolTraits {
+  const meta = tool._meta?.[IDEMPOTENCY_META_KEY] as { argument?: unknown } | undefined;
+  const argument = typeof meta?.argument === 'string' && meta.argument !== '' ? meta.argument : undefined;
+  return {
+    readOnly: tool.annotations?.readOnlyHint === true,
+    idempotent: tool.annotations?.idempotentHint === true,
+    ...(argument === undefined ? {} : { idempotencyArgument: argument }),
+  };
+}
+
+/**
+ * Caches `tools/list` once per connection. A failed listing is not cached: the tool is treated as unsafe to
+ * repeat for that call and listing is tried again on the next one. Overrides given by the caller win.
+ */
+export class ToolCatalog {
+  readonly #load: (signal: AbortSignal) => Promise<readonly Tool[]>;
+  readonly #overrides: Readonly<Record<string, ToolTraits>>;
+  #tools: Map<string, ToolTraits> | undefined;
+
+  constructor(
+    load: (signal: AbortSignal) => Promise<readonly Tool[]>,
+    overrides: Readonly<Record<string, ToolTraits>> = {},
+  ) {
+    this.#load = load;
+    this.#overrides = overrides;
+  }
+
+  /** The traits of `tool`; `{}` (unsafe to repeat) when unknown or when listing fails within `timeoutMs`. */
+  async traits(tool: string, timeoutMs: number): Promise<ToolTraits> {
+    const override = this.#overrides[tool];
+    if (!this.#tools) {
+      try {
+        const tools = await this.#load(AbortSignal.timeout(Math.max(1, timeoutMs)));
+        this.#tools = new Map(tools.map((t) => [t.name, traitsOf(t)]));
+      } catch {
+        return override ?? {};
+      }
+    }
+    return { ...(this.#tools.get(tool) ?? {}), ...(override ?? {}) };
+  }
+
+  /** Forgets the cached listing (e.g. after reconnecting to another protocol version). */
+  invalidate(): void {
+    this.#tools = undefined;
+  }
+}
