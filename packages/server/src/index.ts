@@ -45,3 +45,11 @@ export { CallCancelledError, DeadlineExceededError, openCallScope } from './call
 export type { CallScope, CallScopeOptions } from './call-scope.ts';
 export { hashArguments } from './argument-hash.ts';
 export { CALL_META_KEY } from './pipeline/result-mapping.ts';
+export { startHttpHost } from './http/http-host.ts';
+export type { HttpHost, HttpHostOptions } from './http/http-host.ts';
+export { DEFAULT_FLOOD_LIMIT } from './http/flood-guard.ts';
+export type { FloodLimit } from './http/flood-guard.ts';
+export { DEFAULT_MAX_BODY_BYTES } from './http/request-body.ts';
+export type { ProtectedResourceMetadata } from './http/protected-resource-metadata.ts';
+export { startStdioHost } from './stdio/stdio-host.ts';
+export type { StdioHost, StdioHostOptions } from './stdio/stdio-host.ts';
