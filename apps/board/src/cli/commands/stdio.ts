@@ -1,0 +1,37 @@
+/**
+ * `recourse-board stdio`: the board over stdin/stdout as the member whose token is in `RECOURSE_TOKEN`.
+ *
+ * @packageDocumentation
+ */
+import { pino } from 'pino';
+import { createBoardServer } from '../../board-server.ts';
+import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
+import { startStdioHost } from '../hosts.ts';
+import type { CliIo } from '../io.ts';
+import { parseCommand } from '../parse.ts';
+import { UsageError } from '../usage-error.ts';
+
+/** Runs `stdio` until stdin closes or a stop is requested; returns the exit code (1: token refused). */
+export async function stdioCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
+  const parsed = parseCommand('stdio', args, { ...DATA_DIR_OPTION });
+  if (parsed.values['help'] === true) return 'help';
+  const token = io.env['RECOURSE_TOKEN'];
+  if (token === undefined || token === '') {
+    throw new UsageError('recourse-board stdio: RECOURSE_TOKEN is not set; set it to a member token (recourse-board tokens create).');
+  }
+  const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
+  const board = createBoardServer({ dataDir: resolveDataDir(parsed.values['data-dir'], io), logger });
+  try {
+    const verified = await board.verifier.verify(token);
+    if (!verified.ok) {
+      io.err(`recourse-board stdio: the token in RECOURSE_TOKEN was refused (${verified.reason}); create a new one with "recourse-board tokens create".`);
+      return 1;
+    }
+    const host = await startStdioHost({ factory: board.server.createMcpServer, principal: verified.principal, logger });
+    await Promise.race([host.closed, io.stopRequested]);
+    await host.close();
+    return 0;
+  } finally {
+    await board.close();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The `--help` texts of every command.
+ *
+ * @packageDocumentation
+ */
+
+const DATA_DIR = '  --data-dir DIR     data directory (default: $RECOURSE_DATA_DIR, else ./.data)';
+
+/** Help text per command path (`serve`, `members add`, …); `''` is the overview. */
+export const HELP: Readonly<Record<string, string>> = {
+  '': `recourse-board — a task board for people and AI assistants, served over MCP
+
+Usage: recourse-board <command> [options]
+
+Commands:
+  serve                 serve the board over HTTP (MCP streamable HTTP)
+  stdio                 serve the board over stdio for one member (token in RECOURSE_TOKEN)
+  members add|role|revoke|list   manage members
+  tokens create|revoke|list      manage bearer tokens
+  log                   show recent tool calls
+
+Run "recourse-board <command> --help" for a command's options.`,
+  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR]
+
+Serves the board over HTTP at http://HOST:PORT/mcp and prints that URL.
+On first start it creates the data directory, the database and an owner member, and prints the owner's
+token once. Stop with Ctrl-C (SIGINT) or SIGTERM.
+
+  --host HOST        address to bind (default 127.0.0.1)
+  --port PORT        port to bind, 0 picks a free one (default 3333)
+${DATA_DIR}`,
+  stdio: `Usage: RECOURSE_TOKEN=rbt_… recourse-board stdio [--data-dir DIR]
+
+Serves the board over stdin/stdout (for desktop MCP clients) as the member whose token is in RECOURSE_TOKEN.
+Nothing but MCP messages is written to stdout; logs go to stderr.
+
+${DATA_DIR}`,
+  members: `Usage: recourse-board members <add|role|revoke|list> [options]
+
+  add --name NAME --kind person|assistant --role owner|maintainer|contributor|viewer
+  role MEMBER_ID ROLE
+  revoke MEMBER_ID
+  list`,
+  'members add': `Usage: recourse-board members add --name NAME --kind person|assistant --role ROLE [--data-dir DIR]
+
+Adds a member and prints their member id. Roles: owner, maintainer, contributor, viewer.
+
+  --name NAME        display name, 1 to 100 characters
+  --kind KIND        person or assistant
+  --role ROLE        owner, maintainer, contributor or viewer
+${DATA_DIR}`,
+  'members role': `Usage: recourse-board members role MEMBER_ID ROLE [--data-dir DIR]
+
+Changes a member's role (owner, maintainer, contributor, viewer). The last owner keeps the owner role.
+
+${DATA_DIR}`,
+  'members revoke': `Usage: recourse-board members revoke MEMBER_ID [--data-dir DIR]
+
+Revokes a member: their tokens stop working at once. The last owner cannot be revoked.
+
+${DATA_DIR}`,
+  'members list': `Usage: recourse-board members list [--data-dir DIR]
+
+Lists members: id, name, kind, role, created, revoked.
+
+${DATA_DIR}`,
+  tokens: `Usage: recourse-board tokens <create|revoke|list> [options]
+
+  create --member MEMBER_ID [--expires-in 30d]
+  revoke TOKEN_ID|PREFIX
+  list`,
+  'tokens create': `Usage: recourse-board tokens create --member MEMBER_ID [--expires-in 30d] [--data-dir DIR]
+
+Creates a bearer token for a member and prints it once on stdout; only its hash is stored.
+Send it as "Authorization: Bearer <token>" over HTTP, or set RECOURSE_TOKEN for "recourse-board stdio".
+
+  --member ID        the member the token acts as
+  --expires-in DUR   lifetime like 30d, 12h, 45m or 90s (default: no expiry)
+${DATA_DIR}`,
+  'tokens revoke': `Usage: recourse-board tokens revoke TOKEN_ID|PREFIX [--data-dir DIR]
+
+Revokes one token by its id (tok_…) or by a unique prefix of at least 6 characters (rbt_Ab3…).
+
+${DATA_DIR}`,
+  'tokens list': `Usage: recourse-board tokens list [--data-dir DIR]
+
+Lists tokens: id, prefix, member, created, expires, revoked. Tokens themselves are never shown again.
+
+${DATA_DIR}`,
+  log: `Usage: recourse-board log [--limit 50] [--member MEMBER_ID] [--tool TOOL] [--data-dir DIR]
+
+Shows recent tool calls, newest first: time, member, tool, outcome (ok or failure category), failure code,
+duration and correlation id. Argument values are never recorded.
+
+  --limit N          how many calls, 1 to 10000 (default 50)
+  --member ID        only calls by this member
+  --tool NAME        only calls of this tool
+${DATA_DIR}`,
+};
