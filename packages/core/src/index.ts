@@ -26,3 +26,8 @@ export { FAILURE_META_KEY, decodeFailure, encodeFailure, resultText } from './wi
 export type { EncodedFailure, FailureMeta } from './wire-codec.ts';
 export { guessCategory } from './guess-category.ts';
 export { isCorrelationId, newCorrelationId } from './correlation-id.ts';
+export { MAX_LISTED_ISSUES, failureFromZodError } from './validation-failure.ts';
+export type { ZodFailureOptions } from './validation-failure.ts';
+export { describeIssue, formatPath } from './zod-issue-text.ts';
+export type { IssueText } from './zod-issue-text.ts';
+export { acceptedKeys } from './schema-keys.ts';
