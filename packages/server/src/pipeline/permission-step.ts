@@ -21,7 +21,7 @@ export function checkPermission(principal: Principal, tool: ToolDefinition, poli
     message: `Member ${principal.name} (${principal.memberId}) may not call ${tool.name}.`,
     next:
       grantedTo.length > 0
-        ? `Ask a board owner for one of the roles ${grantedTo.join(', ')}, or leave this step to a member who holds one.`
+        ? 'Ask a board owner for a role that holds it, or leave this step to a member who holds one.'
         : 'No role can call this tool on this server; leave this step out of your plan.',
   });
 }
