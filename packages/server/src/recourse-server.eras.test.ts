@@ -55,7 +55,10 @@ describe('over createMcpHandler (HTTP)', () => {
         transport: ctx.era === 'modern' ? 'http-modern' : 'http-legacy',
       }),
     );
-    server = http.createServer(toNodeHandler(handler));
+    const nodeHandler = toNodeHandler(handler);
+    server = http.createServer((req, res) => {
+      void nodeHandler(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = new URL(`http://127.0.0.1:${String((server.address() as AddressInfo).port)}/mcp`);
   });
