@@ -31,3 +31,12 @@ export type { ZodFailureOptions } from './validation-failure.ts';
 export { describeIssue, formatPath } from './zod-issue-text.ts';
 export type { IssueText } from './zod-issue-text.ts';
 export { acceptedKeys } from './schema-keys.ts';
+export {
+  LEGACY_ERROR_CODES,
+  PROTOCOL_ERROR_CODES,
+  RECOURSE_ERROR_CODES,
+  describeErrorCode,
+  isReservedCode,
+  recourseCodeForStatus,
+} from './error-codes.ts';
+export type { ErrorCodeDescription, ErrorCodeOrigin } from './error-codes.ts';

@@ -20,7 +20,7 @@ function defOf(schema: unknown): DefLike | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   const zod = (schema as { _zod?: { def?: unknown } })._zod;
   const def = zod?.def ?? (schema as { def?: unknown }).def;
-  return typeof def === 'object' && def !== null ? (def) : undefined;
+  return typeof def === 'object' && def !== null ? def : undefined;
 }
 
 const WRAPPERS = new Set([
