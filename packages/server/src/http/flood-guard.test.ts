@@ -27,3 +27,14 @@ describe('createFloodGuard', () => {
     expect(() => createFloodGuard({ requests: 5, perMs: -1 })).toThrow(RangeError);
   });
 });
+
+describe('flood refusal logging', () => {
+  it('marks only the first refusal of a window as worth a warning', async () => {
+    const guard = createFloodGuard({ requests: 1, perMs: 10_000 });
+    await guard('10.0.0.9');
+    const first = await guard('10.0.0.9');
+    const second = await guard('10.0.0.9');
+    expect(first?.quiet).toBe(false);
+    expect(second?.quiet).toBe(true);
+  });
+});

@@ -47,6 +47,8 @@ export function createFloodGuard(limit: FloodLimit | false = DEFAULT_FLOOD_LIMIT
         status: 429,
         code: HOST_REFUSAL_CODES.TooManyRequests,
         reason: 'flood',
+        // Only the first refusal of a window is worth a warning; the rest would let a flood flood the log.
+        quiet: rejection.consumedPoints > limit.requests + 1,
         headers: { 'retry-after': String(retryAfterS) },
         message:
           `Too many requests from this client address: the limit is ${limit.requests} requests per ${window}. ` +

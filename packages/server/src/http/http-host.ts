@@ -106,8 +106,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const client = clientAddressOf(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const refuse = (refusal: HttpRefusal, id: JsonRpcId = null): void => {
-      const level =
-        refusal.status === 403 || refusal.status === 429 || refusal.status >= 500 ? 'warn' : 'info';
+      const serious = refusal.status === 403 || refusal.status === 429 || refusal.status >= 500;
+      const level = refusal.quiet === true ? 'debug' : serious ? 'warn' : 'info';
       log[level](
         {
           client,
@@ -184,6 +184,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
+      if (req.destroyed || res.destroyed) {
+        log.debug({ err: error }, 'the client went away while its request was read');
+        return;
+      }
       log.error({ err: error }, 'the HTTP host failed while serving a request');
       if (!res.headersSent) {
         writeRefusal(res, {

@@ -20,6 +20,8 @@ export interface HttpRefusal {
   readonly headers?: Readonly<Record<string, string>>;
   /** Short label for logs, e.g. `flood`, `host`, `auth:revoked`. */
   readonly reason: string;
+  /** Log at debug only (e.g. repeats of one flood refusal), so a flood cannot flood the log too. */
+  readonly quiet?: boolean;
 }
 
 /** Refusal messages end with this clause: nothing was served, so nothing changed. */
