@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { randomUUID } from 'node:crypto';
-import { bulkhead, isBrokenCircuitError, isBulkheadRejectedError, isIsolatedCircuitError } from 'cockatiel';
+import { bulkhead } from 'cockatiel';
 import type { BulkheadPolicy } from 'cockatiel';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { AttemptRecord } from './attempt-log.ts';
@@ -95,6 +95,14 @@ function defaultName(target: ServerTarget): string {
   if ('url' in target) return new URL(target.url).host;
   if ('stdio' in target) return target.stdio.command;
   return 'server';
+}
+
+/**
+ * Recognises cockatiel's errors by their brand field. (cockatiel 3.2.1's `isTaskCancelledError` and
+ * `isIsolatedCircuitError` test the bulkhead brand, so its helpers cannot be used.)
+ */
+function hasBrand(error: unknown, brand: string): boolean {
+  return error instanceof Error && brand in error;
 }
 
 /** A resilient client of one MCP server. Create it with {@link createRecourseClient}. */
@@ -200,7 +208,18 @@ export class RecourseClient {
         ? this.#bulkhead.execute(throughBreaker, options.signal)
         : throughBreaker());
     } catch (error) {
-      if (isBulkheadRejectedError(error)) {
+      if (
+        hasBrand(error, 'isTaskCancelledError') ||
+        (options.signal?.aborted && !isRecourseCallError(error))
+      ) {
+        throw new LocalCallError({
+          server: this.name,
+          tool,
+          reason: 'cancelled',
+          message: `The call of ${tool} was cancelled by the caller before it was sent. Nothing was sent.`,
+        });
+      }
+      if (hasBrand(error, 'isBulkheadRejectedError')) {
         throw new LocalCallError({
           server: this.name,
           tool,
@@ -208,7 +227,7 @@ export class RecourseClient {
           message: `The call of ${tool} was refused locally: ${this.name} already has the maximum number of calls running and queued. Nothing was sent. Retry when fewer calls are in flight.`,
         });
       }
-      if (isBrokenCircuitError(error) || isIsolatedCircuitError(error)) {
+      if (hasBrand(error, 'isBrokenCircuitError') || hasBrand(error, 'isIsolatedCircuitError')) {
         throw new LocalCallError({
           server: this.name,
           tool,

@@ -9,3 +9,4 @@ export { FaultScript, isHttpLevelFault } from './fault-script.ts';
 export type { Fault, FaultKind } from './fault-script.ts';
 export { createFaultMcpServer, createFaultState } from './fault-tools.ts';
 export type { FaultCancellation, FaultExecution, FaultServerState } from './fault-tools.ts';
+export { inMemoryFaultTarget } from './in-memory-target.ts';

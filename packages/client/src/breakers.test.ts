@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createRecourseClient } from './index.ts';
+import type { RecourseClient } from './index.ts';
+import { createFaultState, inMemoryFaultTarget } from './testing/index.ts';
+import type { FaultServerState } from './testing/index.ts';
+import { isBreakerFault } from './breakers.ts';
+import { LocalCallError, ProtocolCallError } from './errors.ts';
+
+describe('circuit breaker per tool (fake timers)', () => {
+  let state: FaultServerState;
+  let client: RecourseClient;
+  let events: string[];
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    state = createFaultState();
+    client = createRecourseClient({
+      target: inMemoryFaultTarget(state),
+      protocol: 'legacy',
+      retry: { maxAttempts: 1 },
+      breaker: { threshold: 3, halfOpenAfterMs: 5000 },
+    });
+    events = [];
+    for (const name of ['break', 'half_open', 'reset'] as const)
+      client.on(name, (e) => events.push(`${name}:${e.tool}`));
+  });
+  afterEach(async () => {
+    await client.close();
+    vi.useRealTimers();
+  });
+
+  it('opens after the configured transient failures, fails fast without reaching the server, then half-opens and closes', async () => {
+    for (let i = 0; i < 3; i++) state.script.push('echo', { kind: 'tool_failure', category: 'transient' });
+    for (let i = 0; i < 3; i++) {
+      const outcome = await client.tryCallTool('echo', { text: 'x' });
+      expect(outcome.ok || outcome.error.code).toBe('CALL_TOOL_FAILED');
+    }
+    expect(client.breakerState('echo')).toBe('open');
+    expect(events).toEqual(['break:echo']);
+
+    const fast = await client.tryCallTool('echo', { text: 'x' });
+    expect(fast.ok).toBe(false);
+    if (fast.ok) return;
+    expect(fast.error.code).toBe('CALL_CIRCUIT_OPEN');
+    expect(fast.error.kind).toBe('local');
+    expect(fast.error.attempts).toEqual([]);
+    expect(state.executions).toHaveLength(0);
+
+    // another tool of the same server is not affected
+    await expect(client.callTool('search', { query: 'q' })).resolves.toMatchObject({ tool: 'search' });
+
+    await vi.advanceTimersByTimeAsync(5001);
+    const trial = await client.callTool('echo', { text: 'back' });
+    expect(trial.result.content).toEqual([{ type: 'text', text: 'back' }]);
+    expect(client.breakerState('echo')).toBe('closed');
+    expect(events).toEqual(['break:echo', 'half_open:echo', 'reset:echo']);
+  });
+
+  it('opens again when the half-open trial fails', async () => {
+    for (let i = 0; i < 4; i++) state.script.push('echo', { kind: 'tool_failure', category: 'internal' });
+    for (let i = 0; i < 3; i++) await client.tryCallTool('echo', { text: 'x' });
+    await vi.advanceTimersByTimeAsync(5001);
+    const trial = await client.tryCallTool('echo', { text: 'x' });
+    expect(trial.ok || trial.error.code).toBe('CALL_TOOL_FAILED');
+    expect(client.breakerState('echo')).toBe('open');
+  });
+
+  it('never opens on validation, business, not-found or permission failures', async () => {
+    const categories = [
+      'validation',
+      'business',
+      'not_found',
+      'permission',
+      'conflict',
+      'rate_limit',
+    ] as const;
+    for (const category of categories)
+      state.script.push('echo', { kind: 'tool_failure', category }, { kind: 'tool_failure', category });
+    for (let i = 0; i < categories.length * 2; i++) {
+      const outcome = await client.tryCallTool('echo', { text: 'x' }, { retry: { maxAttempts: 1 } });
+      expect(outcome.ok || outcome.error.code).toBe('CALL_TOOL_FAILED');
+    }
+    expect(client.breakerState('echo')).toBe('closed');
+    expect(events).toEqual([]);
+    await expect(client.callTool('echo', { text: 'still fine' })).resolves.toMatchObject({ tool: 'echo' });
+  });
+});
+
+describe('isBreakerFault', () => {
+  const base = { server: 's', tool: 't', message: 'm' };
+  it('counts transport faults, timeouts and internal protocol errors, but not cancellations or refusals', () => {
+    expect(isBreakerFault(new LocalCallError({ ...base, reason: 'transport' }))).toBe(true);
+    expect(isBreakerFault(new LocalCallError({ ...base, reason: 'timeout' }))).toBe(true);
+    expect(isBreakerFault(new LocalCallError({ ...base, reason: 'cancelled' }))).toBe(false);
+    expect(isBreakerFault(new ProtocolCallError({ ...base, rpcCode: -32603 }))).toBe(true);
+    expect(isBreakerFault(new ProtocolCallError({ ...base, rpcCode: -32602 }))).toBe(false);
+    expect(isBreakerFault(new ProtocolCallError({ ...base, rpcCode: -31429, httpStatus: 429 }))).toBe(false);
+    expect(isBreakerFault(new Error('plain'))).toBe(false);
+  });
+});
