@@ -57,7 +57,7 @@ describe('over createMcpHandler (HTTP)', () => {
     );
     const nodeHandler = toNodeHandler(handler);
     server = http.createServer((req, res) => {
-      void nodeHandler(req, res);
+      void nodeHandler(req as Parameters<typeof nodeHandler>[0], res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = new URL(`http://127.0.0.1:${String((server.address() as AddressInfo).port)}/mcp`);

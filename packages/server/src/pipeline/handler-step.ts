@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import type { Logger } from 'pino';
 import type { ToolContext, ToolDefinition, ToolSuccess } from '../contract.ts';
 import type { CallScope } from '../call-scope.ts';
 
@@ -34,4 +35,22 @@ export function raceScope<T>(work: Promise<T>, scope: CallScope): Promise<T> {
       throw reason;
     }),
   ]);
+}
+
+/**
+ * Logs what a handler does after its call was answered on the deadline or a cancellation: a late success at info
+ * level, a late error (other than the abort reason itself) at warn level, so that it is not lost.
+ */
+export function watchLateOutcome(work: Promise<unknown>, scope: CallScope, logger: Logger): void {
+  work.then(
+    () => {
+      if (scope.signal.aborted)
+        logger.info({ changed: scope.changed }, 'handler finished after the call was answered');
+    },
+    (error: unknown) => {
+      if (scope.signal.aborted && error !== scope.signal.reason) {
+        logger.warn({ err: error, changed: scope.changed }, 'handler failed after the call was answered');
+      }
+    },
+  );
 }

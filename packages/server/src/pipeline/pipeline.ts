@@ -15,7 +15,7 @@ import { checkPermission } from './permission-step.ts';
 import { checkRateLimit } from './rate-limit-step.ts';
 import { validateArguments } from './validation-step.ts';
 import { runIdempotent } from './idempotency-step.ts';
-import { raceScope, startHandler } from './handler-step.ts';
+import { raceScope, startHandler, watchLateOutcome } from './handler-step.ts';
 import { createToolContext } from './tool-context.ts';
 import { mapFailure, mapSuccess, type MappedResult } from './result-mapping.ts';
 
@@ -70,7 +70,11 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
       sdk: call.sdk,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
-    const start = (): ReturnType<typeof startHandler> => startHandler(definition, args, ctx); // 6, 7
+    const start = (): ReturnType<typeof startHandler> => {
+      const work = startHandler(definition, args, ctx); // 6, 7
+      watchLateOutcome(work, scope, logger);
+      return work;
+    };
     if (idempotencyKey === undefined) return mapSuccess(await raceScope(start(), scope), call.correlationId);
     keyed = true;
     const outcome = await runIdempotent(
