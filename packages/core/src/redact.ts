@@ -24,7 +24,8 @@ export function redactText(text: string): string {
         ? out.replace(rule.pattern, rule.replace)
         : out.replace(rule.pattern, rule.replace as (match: string, ...rest: unknown[]) => string);
   }
-  return out.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
+  out = out.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
+  return text.endsWith('\n') ? out : out.replace(/\n+$/, '');
 }
 
 /** JSON-ish rendering of any value: strings quoted, `undefined`, functions, symbols and cycles named. */
