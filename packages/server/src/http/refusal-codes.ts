@@ -1,30 +1,31 @@
 /**
  * JSON-RPC error codes the HTTP host uses for its own transport-level refusals.
  *
- * They sit outside the JSON-RPC reserved range (-32768…-32000) and mirror the HTTP status they travel
- * with (-31000 - status). The registry of record is `RECOURSE_ERROR_CODES` in `@recourse/core`; these
- * literals stand in until that registry lists them, and must keep the same values.
+ * They sit outside the JSON-RPC reserved range (-32768…-32000) and echo the HTTP status they travel with.
+ * The registry of record is `RECOURSE_ERROR_CODES` in `@recourse/core`; `NotFound`, `MethodNotAllowed` and
+ * `Unavailable` are not listed there yet and stand here as literals of the same pattern until it lists them.
  *
  * @packageDocumentation
  */
+import { RECOURSE_ERROR_CODES } from '@recourse/core';
 
 /** Codes of the HTTP host's refusals, keyed by meaning; a code is never reused for another meaning. */
 export const HOST_REFUSAL_CODES = {
   /** HTTP 401: missing, unknown, revoked or expired bearer token. */
-  Unauthorized: -31401,
+  Unauthorized: RECOURSE_ERROR_CODES.Unauthorized,
   /** HTTP 403: foreign `Host` or `Origin` header (DNS-rebinding protection). */
-  Forbidden: -31403,
-  /** HTTP 404: no resource at the requested path. */
+  Forbidden: RECOURSE_ERROR_CODES.Forbidden,
+  /** HTTP 404: no resource at the requested path (not yet in the core registry). */
   NotFound: -31404,
-  /** HTTP 405: HTTP method not served at the MCP endpoint. */
+  /** HTTP 405: HTTP method not served at the path (not yet in the core registry). */
   MethodNotAllowed: -31405,
   /** HTTP 413: request body over the size limit. */
-  PayloadTooLarge: -31413,
+  PayloadTooLarge: RECOURSE_ERROR_CODES.PayloadTooLarge,
   /** HTTP 415: request body is not `application/json`. */
-  UnsupportedMediaType: -31415,
+  UnsupportedMediaType: RECOURSE_ERROR_CODES.UnsupportedMediaType,
   /** HTTP 429: too many requests from one client address. */
-  TooManyRequests: -31429,
-  /** HTTP 503: the token verifier failed; the request was not served. */
+  TooManyRequests: RECOURSE_ERROR_CODES.TooManyRequests,
+  /** HTTP 503: the token verifier failed; the request was not served (not yet in the core registry). */
   Unavailable: -31503,
 } as const;
 
