@@ -270,6 +270,17 @@ describe('tools/call', () => {
     );
   });
 
+  it.each([
+    [undefined, false],
+    [false, true],
+  ])('redacts success texts unless told not to (redactSuccessText %s)', async (redactSuccessText, kept) => {
+    const { open } = setup(redactSuccessText === undefined ? {} : { redactSuccessText });
+    const client = await open();
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'db at 10.0.3.7' } });
+    expect(textOf(result).includes('10.0.3.7')).toBe(kept);
+    expect(result.structuredContent).toMatchObject({ text: 'db at 10.0.3.7' });
+  });
+
   it('refuses duplicate tool names at creation', () => {
     const { tools } = createTestTools();
     expect(() =>

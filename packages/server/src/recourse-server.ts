@@ -49,6 +49,11 @@ export interface RecourseServerOptions {
   readonly idempotency?: { readonly store: IdempotencyStore; readonly ttlMs?: number };
   /** Receives one entry per tool call (never arguments). */
   readonly callLog?: CallLogSink;
+  /**
+   * Whether success texts pass through core's redactor as a second line of defence (default true). Failure texts
+   * always do. The redactor costs roughly 50 µs per kilobyte of text.
+   */
+  readonly redactSuccessText?: boolean;
   /** Tools served beside the pipeline tools without the pipeline (conformance fixtures). */
   readonly rawTools?: readonly RawTool[];
   /**
@@ -145,6 +150,7 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
     },
     inflight,
     logger,
+    redactSuccessText: options.redactSuccessText ?? true,
   };
   const dispatch: Dispatch = { catalog, env, record: createCallRecorder(options.callLog, logger) };
 

@@ -26,6 +26,8 @@ export interface PipelineEnv {
   readonly idempotency: { readonly store: IdempotencyStore; readonly ttlMs: number };
   readonly inflight: InflightRegistry;
   readonly logger: Logger;
+  /** Whether success texts pass through the redactor (failure texts always do). */
+  readonly redactSuccessText: boolean;
 }
 
 /** One `tools/call` of a pipeline tool. */
@@ -75,7 +77,8 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
       watchLateOutcome(work, scope, logger);
       return work;
     };
-    if (idempotencyKey === undefined) return mapSuccess(await raceScope(start(), scope), call.correlationId);
+    if (idempotencyKey === undefined)
+      return mapSuccess(await raceScope(start(), scope), call.correlationId, env.redactSuccessText);
     keyed = true;
     const outcome = await runIdempotent(
       {
@@ -90,7 +93,7 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
       start,
     ); // 5
     if (outcome.replayed) logger.info('idempotent call replayed');
-    return mapSuccess(outcome.success, call.correlationId);
+    return mapSuccess(outcome.success, call.correlationId, env.redactSuccessText);
   } catch (error) {
     return mapFailure(error, {
       tool: definition.name,

@@ -41,11 +41,14 @@ export interface FailureContext {
   readonly keyed: boolean;
 }
 
-/** A success as a tool result: the text (redacted as a second line of defence) and structured content. */
-export function mapSuccess(success: ToolSuccess, correlationId: string): MappedResult {
+/**
+ * A success as a tool result: the text (redacted as a second line of defence unless `redact` is false) and
+ * structured content (never redacted).
+ */
+export function mapSuccess(success: ToolSuccess, correlationId: string, redact = true): MappedResult {
   return {
     result: {
-      content: [{ type: 'text', text: redactText(success.text) }],
+      content: [{ type: 'text', text: redact ? redactText(success.text) : success.text }],
       ...(success.structuredContent === undefined ? {} : { structuredContent: success.structuredContent }),
       _meta: { [CALL_META_KEY]: { correlationId } },
     },
