@@ -271,6 +271,13 @@ describe('redactText', () => {
     );
   });
 
+  it('scrubs a secret at the end of long, pattern-like input', () => {
+    const noise = 'a-b.c-d.'.repeat(4000) + ' ' + ' '.repeat(5000) + 'x/'.repeat(3000);
+    const out = redactText(`${noise} connect ECONNREFUSED 10.9.8.7:5432`);
+    expect(out).not.toContain('10.9.8.7');
+    expect(out.endsWith('connect ECONNREFUSED [redacted-ip]')).toBe(true);
+  });
+
   it('is idempotent', () => {
     for (const l of leaks) {
       const once = redactText(l.text);

@@ -9,6 +9,13 @@ import { REDACTION_RULES } from './redaction-rules.ts';
 /** Default length, in characters, that {@link redactValue} truncates a rendered value to. */
 export const DEFAULT_VALUE_LENGTH = 60;
 
+/** Drops spaces and tabs at the end of a line (a loop, not a regex: linear on long runs of spaces). */
+function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return line.slice(0, end);
+}
+
 /**
  * Scrubs secrets and internals from a text, replacing each with a short marker such as
  * `[redacted-connection-string]`, `[redacted-ip]` or `[redacted-path]`; stack-frame lines are dropped.
@@ -24,7 +31,11 @@ export function redactText(text: string): string {
         ? out.replace(rule.pattern, rule.replace)
         : out.replace(rule.pattern, rule.replace as (match: string, ...rest: unknown[]) => string);
   }
-  out = out.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
+  out = out
+    .split('\n')
+    .map(trimLineEnd)
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
   return text.endsWith('\n') ? out : out.replace(/\n+$/, '');
 }
 

@@ -114,7 +114,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   },
   {
     name: 'url-credentials',
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@'"`<>]+@/gi,
+    pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/@'"`<>]{1,256}@/gi,
     replace: '$1[redacted-credentials]@',
   },
   {
@@ -149,7 +149,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   },
   {
     name: 'node-modules',
-    pattern: new RegExp(`(?<![\\w/])(?:[\\w@.-]+\\/)*node_modules\\/${PATH_CHARS}*`, 'g'),
+    pattern: new RegExp(`(?<![\\w/])(?:[\\w@.-]{1,100}\\/){0,20}node_modules\\/${PATH_CHARS}*`, 'g'),
     replace: keepTrailingPunctuation('[redacted-path]'),
   },
   {
@@ -186,13 +186,16 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   },
   {
     name: 'internal-host',
-    pattern: new RegExp(`\\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+${INTERNAL_TLDS}\\b(?::\\d{1,5})?`, 'gi'),
+    pattern: new RegExp(
+      `\\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.){1,10}${INTERNAL_TLDS}\\b(?::\\d{1,5})?`,
+      'gi',
+    ),
     replace: '[redacted-host]',
   },
   {
     name: 'cloud-service-host',
     pattern:
-      /\b(?:[a-z0-9-]+\.)+(?:rds|cache|redshift|elasticache|es|docdb)\.amazonaws\.com\b(?::\d{1,5})?|\b(?:[a-z0-9-]+\.)+(?:database\.windows\.net|postgres\.database\.azure\.com|redis\.cache\.windows\.net)\b(?::\d{1,5})?/gi,
+      /\b(?:[a-z0-9-]{1,63}\.){1,10}(?:rds|cache|redshift|elasticache|es|docdb)\.amazonaws\.com\b(?::\d{1,5})?|\b(?:[a-z0-9-]{1,63}\.){1,10}(?:database\.windows\.net|postgres\.database\.azure\.com|redis\.cache\.windows\.net)\b(?::\d{1,5})?/gi,
     replace: '[redacted-host]',
   },
   { name: 'localhost', pattern: /\blocalhost:\d{1,5}\b/gi, replace: '[redacted-host]' },
@@ -205,7 +208,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   },
   {
     name: 'host-with-port',
-    pattern: /(?<![\w.@/-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+:\d{2,5}\b/g,
+    pattern: /(?<![\w.@/-])[a-z][a-z0-9]{0,62}(?:[-.][a-z0-9]{1,63}){1,10}:\d{2,5}\b/g,
     replace: '[redacted-host]',
   },
 ];
