@@ -4,7 +4,7 @@ import { decodeFailure } from '@recourse/core';
 import { createRecourseServer } from '../recourse-server.ts';
 import { createMemoryIdempotencyStore } from '../idempotency-store.memory.ts';
 import { createMemoryCallLog } from '../call-log.memory.ts';
-import { captureLogger, connect, member, TEST_POLICY } from '../testing/harness.ts';
+import { captureLogger, connect, delay, member, TEST_POLICY } from '../testing/harness.ts';
 import { createTestTools } from '../testing/test-tools.ts';
 
 const clients: Client[] = [];
@@ -12,7 +12,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function setup() {
+function setup(defaultDeadlineMs?: number) {
   const { world, tools } = createTestTools();
   const store = createMemoryIdempotencyStore();
   const callLog = createMemoryCallLog();
@@ -24,6 +24,7 @@ function setup() {
     logger: captureLogger().logger,
     idempotency: { store },
     callLog,
+    ...(defaultDeadlineMs === undefined ? {} : { defaultDeadlineMs }),
   });
   const open = async (memberId = 'm_1') => {
     const client = await connect(server, member(memberId));
@@ -118,6 +119,30 @@ describe('idempotency', () => {
     expect(retried.isError).toBeFalsy();
     expect(world.noteRuns).toBe(2);
     expect(world.notes).toHaveLength(1);
+  });
+
+  it("bounds the wait for a held key by the waiting call's own deadline, and frees the key of a late failure", async () => {
+    const { world, open } = setup(150);
+    const client = await open();
+    const args = { text: 'slow', holdMs: 400, idempotencyKey: KEY };
+    const started = Date.now();
+    const [a, b] = await Promise.all([
+      client.callTool({ name: 'notes_add', arguments: args }),
+      client.callTool({ name: 'notes_add', arguments: args }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(150 + 250);
+    expect(decodeFailure(a)).toMatchObject({ code: 'DEADLINE_EXCEEDED', changed: false });
+    expect(decodeFailure(b)).toMatchObject({ code: 'DEADLINE_EXCEEDED', changed: false });
+    expect(world.noteRuns).toBe(1);
+    // The first handler wakes at 400 ms, its write is refused, and its claim is released.
+    await delay(400);
+    const retried = await client.callTool({
+      name: 'notes_add',
+      arguments: { text: 'slow', idempotencyKey: KEY },
+    });
+    expect(retried.isError).toBeFalsy();
+    expect(world.noteRuns).toBe(2);
+    expect(world.notes.map((n) => n.text)).toEqual(['slow']);
   });
 
   it('validates the key itself: too short is a validation failure naming idempotencyKey', async () => {
