@@ -213,6 +213,38 @@ describe('HTTP host', () => {
     });
   }
 
+  it('refuses a chunked body that grows past the limit with 413 and keeps serving', async () => {
+    const res = await new Promise<RawResponse>((resolve, reject) => {
+      const req = httpRequest(
+        host.url,
+        { method: 'POST', headers: { ...JSON_HEADERS, authorization: 'Bearer tok-alice' }, agent: false },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () =>
+            resolve({
+              status: r.statusCode ?? 0,
+              headers: r.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      // No Content-Length: the body arrives chunked, 8 KiB against a 4 KiB limit.
+      for (let i = 0; i < 8; i += 1) req.write('x'.repeat(1024));
+      req.end();
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.connection).toBe('close');
+    expect(JSON.parse(res.text)).toMatchObject({ error: { code: -31413, data: { maxBytes: 4096 } } });
+    const next = await raw(host.url, {
+      headers: { ...JSON_HEADERS, authorization: 'Bearer tok-alice' },
+      body: callBody(2, 'echo', { text: 'after chunked' }),
+    });
+    expect(next.status).toBe(200);
+  });
+
   it('echoes the id of a non-JSON-RPC body that has one', async () => {
     const res = await raw(host.url, { headers: JSON_HEADERS, body: '{"jsonrpc":"1.0","id":9,"method":"x"}' });
     expect(res.status).toBe(400);
