@@ -1,0 +1,133 @@
+/**
+ * The `recourse-board` binary as a user runs it: `serve` prints its URL and, on first start only, the owner's
+ * token; the token works over HTTP; SIGTERM stops it cleanly; `log` shows the calls without argument values;
+ * wrong usage exits 2 with one line. Also: rate-limit counts survive a restart (SQLite limiter).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { failureMetaOf, startTestBoard } from '../apps/board/src/testing/board-host.ts';
+
+const BIN = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'recourse-board-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `serve --port 0` and resolves with its stdout lines once the owner-token block (or the URL) is printed. */
+async function startServe(dataDir: string, firstStart: boolean) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start within 20 s; stdout: ${stdout}`)), 20_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const ready = firstStart ? /Use it as/.test(stdout) : /Data directory/.test(stdout);
+      if (ready) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${String(code)}`)));
+  });
+  return {
+    lines: () => stdout.split('\n').filter((l) => l !== ''),
+    async stop(): Promise<number | null> {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+function cli(...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe('recourse-board serve', () => {
+  it('prints the URL and the owner token on first start only, serves it, and logs calls without arguments', async () => {
+    const dataDir = tempDir();
+    const first = await startServe(dataDir, true);
+    const lines = first.lines();
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(lines[0] ?? '')?.[1];
+    expect(url).toBeDefined();
+    const token = lines.find((l) => /^rbt_[A-Za-z0-9_-]{43}$/.test(l));
+    expect(token).toBeDefined();
+
+    const client = new Client({ name: 'cli-e2e', version: '0.0.1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url ?? ''), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
+    const secretTitle = 'Quarterly plan with codeword PELICAN';
+    await client.callTool({ name: 'whoami', arguments: {} });
+    await client.callTool({ name: 'tasks_create', arguments: { title: secretTitle } });
+    const missing = await client.callTool({ name: 'tasks_get', arguments: { ref: 'T-404' } });
+    const correlationId = String(failureMetaOf(missing)?.['correlationId']);
+    await client.close();
+    expect(await first.stop()).toBe(0);
+
+    const log = cli('log', '--data-dir', dataDir);
+    expect(log.code).toBe(0);
+    const rows = log.out.trim().split('\n');
+    expect(rows[0]).toBe('time\tmember\ttool\toutcome\tcode\tduration\tcorrelation');
+    expect(rows[1]).toMatch(/\ttasks_get\tnot_found\tTASK_NOT_FOUND\t\d+ms\t/);
+    expect(rows[1]).toContain(correlationId);
+    expect(rows[2]).toMatch(/\ttasks_create\tok\t-\t\d+ms\tc_/);
+    expect(rows[3]).toMatch(/\twhoami\tok\t/);
+    expect(log.out).not.toContain('PELICAN');
+    expect(log.out).not.toContain('T-404');
+    expect(cli('log', '--data-dir', dataDir, '--tool', 'whoami', '--limit', '5').out.trim().split('\n')).toHaveLength(2);
+
+    const again = await startServe(dataDir, false);
+    const secondLines = again.lines();
+    expect(secondLines[0]).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(secondLines.some((l) => l.startsWith('rbt_'))).toBe(false);
+    expect(await again.stop()).toBe(0);
+  });
+
+  it('exits 2 with one line on a wrong flag, and prints help', () => {
+    const wrong = cli('serve', '--prot', '0');
+    expect(wrong.code).toBe(2);
+    expect(wrong.err.trim().split('\n')).toHaveLength(1);
+    expect(wrong.err).toContain('--prot');
+    const help = cli('tokens', 'create', '--help');
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--expires-in');
+  });
+});
+
+describe('rate limits', () => {
+  it('keep their counts across a restart of the board', async () => {
+    const dataDir = tempDir();
+    const first = await startTestBoard({ dataDir, rateLimit: { defaultPerMinute: 3 } });
+    const client1 = await first.connect('modern', 'viewer');
+    for (let i = 0; i < 2; i += 1) expect((await client1.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+    await client1.close();
+    await first.close(true);
+
+    const second = await startTestBoard({ dataDir, rateLimit: { defaultPerMinute: 3 } });
+    try {
+      const client2 = await second.connect('legacy', 'viewer');
+      expect((await client2.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+      const refused = await client2.callTool({ name: 'whoami', arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(failureMetaOf(refused)).toMatchObject({ category: 'rate_limit', retryable: true });
+      expect(Number(failureMetaOf(refused)?.['retryAfterMs'])).toBeGreaterThan(30_000);
+      await client2.close();
+    } finally {
+      await second.close();
+    }
+  });
+});
