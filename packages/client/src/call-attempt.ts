@@ -46,8 +46,22 @@ function outcomeOf(error: RecourseCallError): AttemptOutcome {
   return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
 }
 
-async function send(plan: AttemptPlan, signal: AbortSignal, onProgress: () => void): Promise<CallToolResult> {
-  const client = await plan.connection.client();
+async function send(
+  plan: AttemptPlan,
+  exchange: HttpExchange,
+  signal: AbortSignal,
+  onProgress: () => void,
+): Promise<CallToolResult> {
+  let client;
+  try {
+    client = await plan.connection.client();
+  } catch (error) {
+    exchange.connectFailed = true;
+    throw error;
+  }
+  exchange.mayHaveReachedServer = false;
+  exchange.observed = false;
+  delete exchange.status;
   const sdkTimeout = Math.max(1, plan.deadline.hardAt - Date.now()) + 1000;
   return client.callTool(
     { name: plan.tool, arguments: plan.args },
@@ -91,7 +105,9 @@ export async function runAttempt(
   const exchange: HttpExchange = { mayHaveReachedServer: false };
   const outcome = await observeExchange(
     () =>
-      runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) => send(plan, signal, onProgress)),
+      runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) =>
+        send(plan, exchange, signal, onProgress),
+      ),
     exchange,
   );
   const protocolVersion = await plan.connection.protocolVersion();

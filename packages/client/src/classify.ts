@@ -108,8 +108,9 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
   const refusedBeforeWork = status === 429 || status === 503;
   const reached =
     !refusedBeforeWork &&
+    ctx.exchange?.connectFailed !== true &&
     !(typeof code === 'string' && NOT_SENT_SDK_CODES.has(code)) &&
-    (ctx.exchange ? ctx.exchange.mayHaveReachedServer : true);
+    (ctx.exchange?.observed === true ? ctx.exchange.mayHaveReachedServer : true);
   const statusText = status === undefined ? '' : ` (HTTP ${status})`;
   return new LocalCallError({
     ...base,

@@ -11,6 +11,10 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 export interface HttpExchange {
   /** A request was handed to the network and did not fail to connect. */
   mayHaveReachedServer: boolean;
+  /** Whether an HTTP POST was observed at all (false for stdio and custom transports). */
+  observed?: boolean;
+  /** The connection could not be opened, so the tool call itself was never sent. */
+  connectFailed?: boolean;
   /** The last response status. */
   status?: number;
   /** The last `Retry-After`, in milliseconds. */
@@ -52,6 +56,7 @@ export function observingFetch(base: FetchLike, headers: Readonly<Record<string,
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
+    if (exchange && isPost) exchange.observed = true;
     try {
       const response = await base(url, { ...init, headers: merged });
       if (exchange && isPost) {
