@@ -188,6 +188,12 @@ const leaks: readonly LeakSample[] = [
   },
   { text: 'getaddrinfo ENOTFOUND db-primary-3', secrets: ['db-primary-3'], marker: '[redacted-host]' },
   {
+    text: 'pool config host=db-replica-2 port=5432 rejected',
+    secrets: ['db-replica-2'],
+    marker: '[redacted-host]',
+  },
+  { text: 'login failed, password: hunter2 was rejected', secrets: ['hunter2'], marker: '[redacted-secret]' },
+  {
     text: 'could not reach ip-10-0-0-1.ec2.internal for metrics',
     secrets: ['ip-10-0-0-1', 'ec2.internal'],
     marker: '[redacted-host]',
@@ -229,6 +235,8 @@ const ordinary: readonly string[] = [
   'A done task cannot move back to todo. Move it to review first, then to doing.',
   'Idempotency key "import-2026-07-28" was used with other arguments; use a new key.',
   'Unknown tool: tasks_fly. Call tools/list to see the tools available.',
+  'Created T-3 at 2026-07-28T09:30:00.000Z by ada@example.com; ratio 3:2:1.',
+  'Use host example.com for the public docs; token: required.',
 ];
 
 describe('redactText', () => {

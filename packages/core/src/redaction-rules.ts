@@ -107,10 +107,15 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   {
     name: 'secret-assignment',
     pattern: new RegExp(
-      `(["']?\\b${SECRET_KEYS}["']?\\s*[:=]\\s*)(["']?)(?!\\[redacted)[^\\s"'&,;]{3,}\\2`,
+      `(["']?\\b${SECRET_KEYS}["']?\\s*([:=])\\s*)(["']?)(?!\\[redacted)([^\\s"'&,;]{3,})\\3`,
       'gi',
     ),
-    replace: '$1$2[redacted-secret]$2',
+    // `key=value` and quoted values always; `key: value` only when the value looks like a secret, so that
+    // prose such as "token: required" stays.
+    replace: (match, lead: string, sep: string, quote: string, value: string) =>
+      sep === '=' || quote !== '' || value.length >= 12 || /[\d\W_]/.test(value)
+        ? `${lead}${quote}[redacted-secret]${quote}`
+        : match,
   },
   {
     name: 'url-credentials',
@@ -202,7 +207,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   {
     name: 'host-after-network-error',
     pattern:
-      /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|getaddrinfo|connect to|host|hostname)(\s+["']?)(?!\[redacted)([a-z0-9][a-z0-9.-]*[a-z0-9])(?::\d{1,5})?/g,
+      /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|getaddrinfo|connect to|host\s*[=:]|hostname\s*[=:])(\s*["']?)(?!\[redacted)([a-z0-9][a-z0-9.-]*[a-z0-9])(?::\d{1,5})?/g,
     replace: (_match, word: string, space: string, host: string) =>
       /[-.]/.test(host) || /\d/.test(host) ? `${word}${space}[redacted-host]` : _match,
   },
