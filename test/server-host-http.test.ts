@@ -379,3 +379,37 @@ describe('HTTP host logging, verifier faults and shutdown', () => {
     ).rejects.toThrow();
   });
 });
+
+describe('HTTP host behind a proxy', () => {
+  it('names publicUrl in the metadata and the 401 challenge, and accepts the configured Host', async () => {
+    const host = await startHttpHost({
+      factory: createDemoFactory(createDemoState()),
+      verifier,
+      publicUrl: 'https://board.example/mcp',
+      allowedHosts: ['board.example'],
+      authorizationServers: ['https://auth.example'],
+    });
+    try {
+      const meta = await raw(`http://127.0.0.1:${host.port}/.well-known/oauth-protected-resource/mcp`, {
+        method: 'GET',
+        headers: { host: 'board.example' },
+      });
+      expect(JSON.parse(meta.text)).toMatchObject({
+        resource: 'https://board.example/mcp',
+        authorization_servers: ['https://auth.example'],
+      });
+      const denied = await raw(host.url, {
+        headers: { ...JSON_HEADERS, host: 'board.example' },
+        body: callBody(1, 'echo'),
+      });
+      expect(denied.headers['www-authenticate']).toContain(
+        'resource_metadata="https://board.example/.well-known/oauth-protected-resource/mcp"',
+      );
+      const loopback = await raw(host.url, { headers: JSON_HEADERS, body: callBody(1, 'echo') });
+      expect(loopback.status).toBe(403);
+      expect(JSON.parse(loopback.text).error.message).not.toContain('board.example');
+    } finally {
+      await host.close();
+    }
+  });
+});
