@@ -112,10 +112,12 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     ),
     // `key=value` and quoted values always; `key: value` only when the value looks like a secret, so that
     // prose such as "token: required" stays.
-    replace: (match, lead: string, sep: string, quote: string, value: string) =>
-      sep === '=' || quote !== '' || value.length >= 12 || /[\d\W_]/.test(value)
-        ? `${lead}${quote}[redacted-secret]${quote}`
-        : match,
+    replace: (match, lead: string, sep: string, quote: string, value: string) => {
+      const tail = quote === '' ? (/[.!?)\]]+$/.exec(value)?.[0] ?? '') : '';
+      const core = value.slice(0, value.length - tail.length);
+      const secret = sep === '=' || quote !== '' || core.length >= 12 || /[\d\W_]/.test(core);
+      return secret ? `${lead}${quote}[redacted-secret]${quote}${tail}` : match;
+    },
   },
   {
     name: 'url-credentials',
