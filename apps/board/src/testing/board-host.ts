@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { createBoardServer, type BoardServer, type BoardServerOptions } from '../board-server.ts';
 import type { Member } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
-import { startHttpHost } from '../cli/hosts.ts';
+import { startHttpHost } from '@recourse/server';
 
 /** The two client eras: pinned to 2026-07-28, or the SDK's 2025 default. */
 export type Era = 'modern' | 'legacy';

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { createBoardServer } from '../../board-server.ts';
 import { ensureOwner } from '../../bootstrap.ts';
 import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
-import { startHttpHost } from '../hosts.ts';
+import { startHttpHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
 

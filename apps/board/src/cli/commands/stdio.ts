@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import { createBoardServer } from '../../board-server.ts';
 import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
-import { startStdioHost } from '../hosts.ts';
+import { startStdioHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { parseCommand } from '../parse.ts';
 import { UsageError } from '../usage-error.ts';
