@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURE_META_KEY, decodeFailure, encodeFailure } from './wire-codec.ts';
-import { guessCategory } from './guess-category.ts';
 import { notFound, permissionDenied, rateLimited } from './failure-helpers.ts';
 import type { FailureData } from './failure.ts';
 
@@ -119,28 +118,5 @@ describe('decodeFailure', () => {
       changed: false,
       retryAfterMs: 10,
     });
-  });
-});
-
-describe('guessCategory', () => {
-  const result = (text: string) => ({ isError: true, content: [{ type: 'text', text }] });
-  it.each([
-    ['Task 42 not found', 'not_found'],
-    ['Rate limit exceeded', 'rate_limit'],
-    ['Too many requests, slow down', 'rate_limit'],
-    ['Upstream timeout after 30s', 'transient'],
-    ['Service unavailable', 'transient'],
-    ['Forbidden: admins only', 'permission'],
-    ['You do not have permission to do that', 'permission'],
-    ['This action is not allowed', 'permission'],
-    ['Input validation error: expected string, received number', 'validation'],
-    ['Invalid date', 'validation'],
-    ['Something broke', 'internal'],
-  ] as const)('reads %j as %s', (text, category) => {
-    expect(guessCategory(result(text))).toBe(category);
-  });
-  it('accepts a bare string and results without text', () => {
-    expect(guessCategory('not found')).toBe('not_found');
-    expect(guessCategory({ isError: true, content: [] })).toBe('internal');
   });
 });

@@ -20,13 +20,19 @@ export interface IssueText {
   readonly received?: string;
 }
 
+/** Longest rendering of a key sent by the caller (unknown keys, record keys) before it is cut. */
+const MAX_KEY_LENGTH = 40;
+/** Most unknown keys named in one sentence; the rest are counted. */
+const MAX_NAMED_KEYS = 5;
+
 /** Renders a path as `due.date`, `labels[2]` or `meta["odd key"]`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$-]{0,39}$/.test(key))
+      out += out === '' ? key : `.${key}`;
+    else out += `[${redactValue(String(key), MAX_KEY_LENGTH)}]`;
   }
   return out;
 }
@@ -237,7 +243,9 @@ function withExpected(subject: string, expected: string): string {
 /** A sentence for unknown keys, naming each and the keys accepted. */
 function unknownKeysText(issue: z.core.$ZodIssueUnrecognizedKeys, args: unknown, schema: unknown): IssueText {
   const root = issue.path.length === 0;
-  const keys = issue.keys.map((k) => `\`${formatPath([...issue.path, k])}\``);
+  const named = issue.keys.slice(0, MAX_NAMED_KEYS).map((k) => `\`${formatPath([...issue.path, k])}\``);
+  const more = issue.keys.length - named.length;
+  const keys = more > 0 ? [...named, `${more} more`] : named;
   const accepted = acceptedKeys(schema, issue.path);
   const noun = root ? 'arguments' : `keys of \`${formatPath(issue.path)}\``;
   const expected =
@@ -287,7 +295,7 @@ export function describeIssue(issue: z.core.$ZodIssue, args: unknown, schema?: u
   let sentence: string;
   if (issue.code === 'invalid_key') {
     const key = issue.path.at(-1);
-    sentence = `${subject} has a key ${JSON.stringify(String(key))} that is not accepted; keys must be ${expected}.`;
+    sentence = `${subject} has a key ${redactValue(String(key), MAX_KEY_LENGTH)} that is not accepted; keys must be ${expected}.`;
   } else if (received === undefined) {
     sentence = withExpected(`${subject} is missing`, expected);
   } else {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { guessCategory } from './guess-category.ts';
+
+describe('guessCategory', () => {
+  const result = (text: string) => ({ isError: true, content: [{ type: 'text', text }] });
+  it.each([
+    ['Task 42 not found', 'not_found'],
+    ['Rate limit exceeded', 'rate_limit'],
+    ['Too many requests, slow down', 'rate_limit'],
+    ['Upstream timeout after 30s', 'transient'],
+    ['Service unavailable', 'transient'],
+    ['Forbidden: admins only', 'permission'],
+    ['You do not have permission to do that', 'permission'],
+    ['This action is not allowed', 'permission'],
+    ['Input validation error: expected string, received number', 'validation'],
+    ['Invalid date', 'validation'],
+    ['Something broke', 'internal'],
+  ] as const)('reads %j as %s', (text, category) => {
+    expect(guessCategory(result(text))).toBe(category);
+  });
+  it('accepts a bare string and results without text', () => {
+    expect(guessCategory('not found')).toBe('not_found');
+    expect(guessCategory({ isError: true, content: [] })).toBe('internal');
+  });
+});
+
+describe('guessCategory on real SDK texts', () => {
+  it('reads the SDK input-validation text as validation and an output-schema failure too', () => {
+    const text =
+      'Input validation error: Invalid arguments for tool echo: text: Invalid input: expected string, received number';
+    expect(guessCategory({ isError: true, content: [{ type: 'text', text }] })).toBe('validation');
+  });
+  it('reads a plain thrown error text as internal', () => {
+    expect(guessCategory({ isError: true, content: [{ type: 'text', text: 'plain boom' }] })).toBe(
+      'internal',
+    );
+  });
+});
