@@ -10,3 +10,5 @@ export type { Fault, FaultKind } from './fault-script.ts';
 export { createFaultMcpServer, createFaultState } from './fault-tools.ts';
 export type { FaultCancellation, FaultExecution, FaultServerState } from './fault-tools.ts';
 export { inMemoryFaultTarget } from './in-memory-target.ts';
+export { startFlakyProxy } from './flaky-proxy.ts';
+export type { FlakyProxy, FlakyProxyOptions, ProxiedRequest, ProxyAction } from './flaky-proxy.ts';
