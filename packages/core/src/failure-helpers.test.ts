@@ -100,6 +100,14 @@ describe('failure helpers', () => {
     });
     expect(long.failure.received!.length).toBeLessThan(70);
     expect(long.failure.received!.endsWith('…')).toBe(true);
+    const hidden = invalidArgument({
+      field: 'auth.password',
+      received: 'hunter2',
+      expected: 'at least 12 characters',
+    });
+    expect(hidden.failure.message).toBe(
+      'Argument `auth.password` is [redacted-secret]; expected at least 12 characters.',
+    );
     const missing = invalidArgument({ field: 'title', expected: 'a string' });
     expect(missing.failure.message).toBe('Argument `title` is missing; expected a string.');
   });

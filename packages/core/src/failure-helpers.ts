@@ -7,6 +7,7 @@
  */
 import { ToolFailure, type FailureCategory, type FailureData } from './failure.ts';
 import { redactValue } from './redact.ts';
+import { isSecretName } from './redaction-rules.ts';
 import { formatWait } from './failure-text.ts';
 
 /** Options shared by every helper. `changed` defaults to `false` (nothing was changed). */
@@ -66,7 +67,16 @@ export interface InvalidArgumentOptions extends Omit<FailureOptions, 'message'> 
  */
 export function invalidArgument(options: InvalidArgumentOptions): ToolFailure {
   const hasValue = 'received' in options && options.received !== undefined;
-  const received = hasValue ? redactValue(options.received) : undefined;
+  const received = !hasValue
+    ? undefined
+    : isSecretName(
+          options.field
+            .split(/[.[\]]/)
+            .filter(Boolean)
+            .at(-1) ?? '',
+        )
+      ? '[redacted-secret]'
+      : redactValue(options.received);
   const message =
     options.message ??
     (received !== undefined

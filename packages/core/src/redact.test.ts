@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactText, redactValue } from './redact.ts';
+import { isSecretName } from './redaction-rules.ts';
 
 /** A realistic leaking message, the secret parts that must be gone, and the marker that replaces them. */
 interface LeakSample {
@@ -331,5 +332,25 @@ describe('redactValue', () => {
     expect(redactValue(cyclic)).toBe('{"a":1,"self":"[circular]"}');
     expect(redactValue(() => 1)).toBe('[function]');
     expect(redactValue(Symbol('s'))).toBe('Symbol(s)');
+  });
+});
+
+describe('isSecretName', () => {
+  it('recognises secret-holding names in snake and camel case, and nothing else', () => {
+    for (const name of [
+      'password',
+      'apiKey',
+      'api_key',
+      'client_secret',
+      'accessToken',
+      'token',
+      'privateKey',
+      'passwd',
+    ]) {
+      expect(isSecretName(name)).toBe(true);
+    }
+    for (const name of ['title', 'tokens', 'secretary', 'idempotencyKey', 'ref', 'priority']) {
+      expect(isSecretName(name)).toBe(false);
+    }
   });
 });

@@ -48,6 +48,11 @@ const SECRET_KEYS =
   '(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|' +
   'client[_-]?secret|secret(?:[_-]?key)?|private[_-]?key|token|password|passwd|pwd|passphrase|credentials?|session[_-]?id|cookie)';
 
+/** True for an argument or property name that holds a secret (`password`, `apiKey`, `client_secret`, …). */
+export function isSecretName(name: string): boolean {
+  return new RegExp(`^${SECRET_KEYS}$`, 'i').test(name.replace(/([a-z])([A-Z])/g, '$1_$2'));
+}
+
 /**
  * The redaction table. Markers are short and bracketed (`[redacted-…]`) so that a model sees that something
  * was removed. Public `https://` URLs are kept; credentials inside any URL are removed.

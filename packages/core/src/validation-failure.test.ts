@@ -180,6 +180,24 @@ describe('failureFromZodError', () => {
     expect(secret.message).toContain('[redacted-connection-string]');
   });
 
+  it('never shows the value of an argument named like a secret', () => {
+    const secretSchema = z
+      .object({ password: z.string().min(12), apiKey: z.string().startsWith('rk_') })
+      .strict();
+    const args = { password: 'hunter2', apiKey: 'abc123' };
+    const parsed = secretSchema.safeParse(args);
+    const f = failureFromZodError(parsed.error!, args, {
+      tool: 'members_invite',
+      schema: secretSchema,
+    }).failure;
+    expect(f.message).not.toContain('hunter2');
+    expect(f.message).not.toContain('abc123');
+    expect(f.message).toContain(
+      'Argument `password` is [redacted-secret] (7 characters); expected at least 12 characters.',
+    );
+    expect(f.received).toBe('[redacted-secret]');
+  });
+
   it('renders as a text that does not repeat what is expected', () => {
     const text = renderFailureText(fail({ title: 'ok', priority: 'urgent' }));
     expect(text).toBe(

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { redactValue } from './redact.ts';
 import { acceptedKeys } from './schema-keys.ts';
+import { isSecretName } from './redaction-rules.ts';
 
 /** One issue in words. */
 export interface IssueText {
@@ -280,7 +281,9 @@ export function describeIssue(issue: z.core.$ZodIssue, args: unknown, schema?: u
   const field = formatPath(path);
   const { present, value } = valueAt(args, path);
   const expected = expectedOf(issue, value);
-  const received = present || value === null ? redactValue(value) : undefined;
+  const last = path.at(-1);
+  const hidden = typeof last === 'string' && isSecretName(last);
+  const received = present ? (hidden ? '[redacted-secret]' : redactValue(value)) : undefined;
   if (path.length === 0) {
     const shown = received ?? 'missing';
     const whole = expected === 'an object' ? 'an object of named arguments' : expected;
