@@ -31,7 +31,10 @@ async function startServe(dataDir: string, firstStart: boolean) {
   let stdout = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start within 20 s; stdout: ${stdout}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start within 20 s; stdout: ${stdout}`)),
+      20_000,
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       const ready = firstStart ? /Use it as/.test(stdout) : /Data directory/.test(stdout);
@@ -66,9 +69,14 @@ describe('recourse-board serve', () => {
     const token = lines.find((l) => /^rbt_[A-Za-z0-9_-]{43}$/.test(l));
     expect(token).toBeDefined();
 
-    const client = new Client({ name: 'cli-e2e', version: '0.0.1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'cli-e2e', version: '0.0.1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(url ?? ''), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      new StreamableHTTPClientTransport(new URL(url ?? ''), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
     );
     const secretTitle = 'Quarterly plan with codeword PELICAN';
     await client.callTool({ name: 'whoami', arguments: {} });
@@ -88,7 +96,9 @@ describe('recourse-board serve', () => {
     expect(rows[3]).toMatch(/\twhoami\tok\t/);
     expect(log.out).not.toContain('PELICAN');
     expect(log.out).not.toContain('T-404');
-    expect(cli('log', '--data-dir', dataDir, '--tool', 'whoami', '--limit', '5').out.trim().split('\n')).toHaveLength(2);
+    expect(
+      cli('log', '--data-dir', dataDir, '--tool', 'whoami', '--limit', '5').out.trim().split('\n'),
+    ).toHaveLength(2);
 
     const again = await startServe(dataDir, false);
     const secondLines = again.lines();
@@ -113,7 +123,8 @@ describe('rate limits', () => {
     const dataDir = tempDir();
     const first = await startTestBoard({ dataDir, rateLimit: { defaultPerMinute: 3 } });
     const client1 = await first.connect('modern', 'viewer');
-    for (let i = 0; i < 2; i += 1) expect((await client1.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+    for (let i = 0; i < 2; i += 1)
+      expect((await client1.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
     await client1.close();
     await first.close(true);
 

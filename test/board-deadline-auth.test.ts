@@ -5,7 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardStore } from '../apps/board/src/store/board-store.ts';
-import { failureMetaOf, startTestBoard, textOf, type TestBoard } from '../apps/board/src/testing/board-host.ts';
+import {
+  failureMetaOf,
+  startTestBoard,
+  textOf,
+  type TestBoard,
+} from '../apps/board/src/testing/board-host.ts';
 
 const DEADLINE_MS = 400;
 const state = { slow: false, slowReadsDone: 0, transactions: 0 };
@@ -47,16 +52,25 @@ describe('deadline', () => {
       const result = await client.callTool({ name: 'tasks_move', arguments: { ref, status: 'done' } });
       const elapsed = Date.now() - started;
       expect(result.isError).toBe(true);
-      expect(failureMetaOf(result)).toMatchObject({ category: 'transient', code: 'DEADLINE_EXCEEDED', changed: false, retryable: true });
+      expect(failureMetaOf(result)).toMatchObject({
+        category: 'transient',
+        code: 'DEADLINE_EXCEEDED',
+        changed: false,
+        retryable: true,
+      });
       expect(textOf(result)).toContain('tasks_move');
       expect(elapsed).toBeLessThan(DEADLINE_MS + 400);
 
-      for (let i = 0; i < 100 && state.slowReadsDone === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && state.slowReadsDone === 0; i += 1)
+        await new Promise((r) => setTimeout(r, 50));
       state.slow = false;
       expect(state.slowReadsDone).toBe(1);
       await new Promise((r) => setTimeout(r, 100));
       expect(state.transactions).toBe(transactionsBefore);
-      expect(tb.board.db.prepare('SELECT status, version FROM tasks WHERE ref = ?').get(ref)).toEqual({ status: 'todo', version: 1 });
+      expect(tb.board.db.prepare('SELECT status, version FROM tasks WHERE ref = ?').get(ref)).toEqual({
+        status: 'todo',
+        version: 1,
+      });
     } finally {
       state.slow = false;
       await client.close();
@@ -73,7 +87,12 @@ describe('bearer tokens', () => {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'whoami', arguments: {} },
+      }),
     });
 
   it('refuses unknown, revoked and expired tokens and tokens of revoked members with 401', async () => {

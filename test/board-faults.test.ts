@@ -5,7 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardStore } from '../apps/board/src/store/board-store.ts';
-import { failureMetaOf, startTestBoard, textOf, type Era, type TestBoard } from '../apps/board/src/testing/board-host.ts';
+import {
+  failureMetaOf,
+  startTestBoard,
+  textOf,
+  type Era,
+  type TestBoard,
+} from '../apps/board/src/testing/board-host.ts';
 
 const SECRETS = [
   'postgres://board_admin:S3cr3t-Pa55@db-primary.corp.internal:5432/board',
@@ -84,7 +90,9 @@ describe.each(['modern', 'legacy'] as Era[])('store faults, %s client', (era) =>
       expect(text).toContain(correlationId);
       expect(JSON.stringify(result)).not.toContain('S3cr3t');
 
-      const logged = tb.logLines.filter((line) => line['correlationId'] === correlationId && line['err'] !== undefined);
+      const logged = tb.logLines.filter(
+        (line) => line['correlationId'] === correlationId && line['err'] !== undefined,
+      );
       expect(logged).toHaveLength(1);
       const err = logged[0]?.['err'] as { message: string; stack: string };
       expect(err.message).toContain('postgres://board_admin:S3cr3t-Pa55@db-primary.corp.internal:5432/board');
@@ -104,7 +112,10 @@ describe.each(['modern', 'legacy'] as Era[])('store faults, %s client', (era) =>
       const transactionsBefore = state.transactions;
       state.slow = true;
       const controller = new AbortController();
-      const call = client.callTool({ name: 'tasks_move', arguments: { ref, status: 'done' } }, { signal: controller.signal });
+      const call = client.callTool(
+        { name: 'tasks_move', arguments: { ref, status: 'done' } },
+        { signal: controller.signal },
+      );
       const settled = call.then(
         () => 'resolved',
         () => 'rejected',

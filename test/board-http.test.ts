@@ -4,7 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { failureMetaOf, startTestBoard, textOf, type Era, type TestBoard } from '../apps/board/src/testing/board-host.ts';
+import {
+  failureMetaOf,
+  startTestBoard,
+  textOf,
+  type Era,
+  type TestBoard,
+} from '../apps/board/src/testing/board-host.ts';
 
 const TOOL_NAMES = [
   'members_list',
@@ -55,12 +61,18 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     for (const read of ['whoami', 'members_list', 'tasks_search', 'tasks_get']) {
       expect(byName.get(read)?.annotations?.readOnlyHint).toBe(true);
     }
-    expect(byName.get('tasks_delete')?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(byName.get('tasks_delete')?.annotations).toMatchObject({
+      destructiveHint: true,
+      readOnlyHint: false,
+    });
     expect(byName.get('tasks_move')?.annotations?.idempotentHint).toBe(true);
     expect(byName.get('tasks_assign')?.annotations?.idempotentHint).toBe(true);
     expect(byName.get('tasks_create')?.annotations?.idempotentHint).toBe(false);
     expect(byName.get('tasks_update')?.description).toContain('tasks_move');
-    const create = byName.get('tasks_create')?.inputSchema as { properties: Record<string, { description?: string }>; additionalProperties?: boolean };
+    const create = byName.get('tasks_create')?.inputSchema as {
+      properties: Record<string, { description?: string }>;
+      additionalProperties?: boolean;
+    };
     expect(create.additionalProperties).toBe(false);
     expect(Object.keys(create.properties)).toContain('idempotencyKey');
     for (const [name, prop] of Object.entries(create.properties)) expect(prop.description, name).toBeTruthy();
@@ -76,18 +88,31 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     const key = `create-${era}-0001`;
     const created = await owner.callTool({
       name: 'tasks_create',
-      arguments: { title: `Ship the ${era} release`, labels: ['release'], due: '2026-08-01', idempotencyKey: key },
+      arguments: {
+        title: `Ship the ${era} release`,
+        labels: ['release'],
+        due: '2026-08-01',
+        idempotencyKey: key,
+      },
     });
     expect(created.isError).toBeFalsy();
     const task = (created.structuredContent as { task: { ref: string; version: number } }).task;
     expect(task.version).toBe(1);
     const replay = await owner.callTool({
       name: 'tasks_create',
-      arguments: { title: `Ship the ${era} release`, labels: ['release'], due: '2026-08-01', idempotencyKey: key },
+      arguments: {
+        title: `Ship the ${era} release`,
+        labels: ['release'],
+        due: '2026-08-01',
+        idempotencyKey: key,
+      },
     });
     expect((replay.structuredContent as { task: { ref: string } }).task.ref).toBe(task.ref);
 
-    const found = await owner.callTool({ name: 'tasks_search', arguments: { query: `${era} release`, limit: 5 } });
+    const found = await owner.callTool({
+      name: 'tasks_search',
+      arguments: { query: `${era} release`, limit: 5 },
+    });
     expect(textOf(found)).toContain(task.ref);
 
     const got = await viewer.callTool({ name: 'tasks_get', arguments: { ref: task.ref } });
@@ -97,7 +122,9 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
       name: 'tasks_update',
       arguments: { ref: task.ref, expectedVersion: 1, description: 'Tag and publish.' },
     });
-    expect(updated.structuredContent).toMatchObject({ task: { version: 2, description: 'Tag and publish.' } });
+    expect(updated.structuredContent).toMatchObject({
+      task: { version: 2, description: 'Tag and publish.' },
+    });
 
     const moved = await owner.callTool({ name: 'tasks_move', arguments: { ref: task.ref, status: 'doing' } });
     expect(moved.structuredContent).toMatchObject({ task: { status: 'doing', version: 3 } });
@@ -130,26 +157,44 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     expect(text).toMatch(/T-12/);
     expect(text).toContain('tasks_search');
     expect(text).toMatch(/nothing was changed/i);
-    expect(failureMetaOf(result)).toMatchObject({ category: 'not_found', code: 'TASK_NOT_FOUND', retryable: false, changed: false });
+    expect(failureMetaOf(result)).toMatchObject({
+      category: 'not_found',
+      code: 'TASK_NOT_FOUND',
+      retryable: false,
+      changed: false,
+    });
     expect(counts()).toEqual(before);
   });
 
   it.each([
     ['wrong type', { title: 42 }, 'title', /42/, /string/],
     ['out of range', { title: 'x'.repeat(201) }, 'title', /x{10}/, /200/],
-    ['bad enum', { title: 'ok', status: 'finished' }, 'status', /finished/, /todo[\s\S]*doing[\s\S]*review[\s\S]*done/],
+    [
+      'bad enum',
+      { title: 'ok', status: 'finished' },
+      'status',
+      /finished/,
+      /todo[\s\S]*doing[\s\S]*review[\s\S]*done/,
+    ],
     ['unknown key', { title: 'ok', priority: 'high' }, 'priority', /priority/, /title/],
-  ] as const)('refuses a %s argument as a validation result naming argument, value and what is accepted', async (_kind, args, field, value, accepted) => {
-    const before = counts();
-    const result = await owner.callTool({ name: 'tasks_create', arguments: args });
-    expect(result.isError).toBe(true);
-    const text = textOf(result);
-    expect(text).toContain(field);
-    expect(text).toMatch(value);
-    expect(text).toMatch(accepted);
-    expect(failureMetaOf(result)).toMatchObject({ category: 'validation', retryable: false, changed: false });
-    expect(counts()).toEqual(before);
-  });
+  ] as const)(
+    'refuses a %s argument as a validation result naming argument, value and what is accepted',
+    async (_kind, args, field, value, accepted) => {
+      const before = counts();
+      const result = await owner.callTool({ name: 'tasks_create', arguments: args });
+      expect(result.isError).toBe(true);
+      const text = textOf(result);
+      expect(text).toContain(field);
+      expect(text).toMatch(value);
+      expect(text).toMatch(accepted);
+      expect(failureMetaOf(result)).toMatchObject({
+        category: 'validation',
+        retryable: false,
+        changed: false,
+      });
+      expect(counts()).toEqual(before);
+    },
+  );
 
   it('says a malformed ref should look like T-12', async () => {
     const result = await owner.callTool({ name: 'tasks_get', arguments: { ref: 'task nine' } });
@@ -174,13 +219,20 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     expect(text).toMatch(/owner, maintainer, contributor/);
     expect(failureMetaOf(result)).toMatchObject({
       category: 'permission',
-      permission: { missing: 'tasks:create', role: 'viewer', grantedTo: ['owner', 'maintainer', 'contributor'] },
+      permission: {
+        missing: 'tasks:create',
+        role: 'viewer',
+        grantedTo: ['owner', 'maintainer', 'contributor'],
+      },
     });
     expect(counts()).toEqual(before);
   });
 
   it("refuses a contributor deleting another member's task, with nothing written", async () => {
-    const created = await owner.callTool({ name: 'tasks_create', arguments: { title: `Owner's ${era} task` } });
+    const created = await owner.callTool({
+      name: 'tasks_create',
+      arguments: { title: `Owner's ${era} task` },
+    });
     const ref = (created.structuredContent as { task: { ref: string } }).task.ref;
     const before = counts();
     const result = await contributor.callTool({ name: 'tasks_delete', arguments: { ref } });
@@ -196,13 +248,23 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
   it('refuses a stale expectedVersion with a conflict giving the current version and tasks_get', async () => {
     const created = await owner.callTool({ name: 'tasks_create', arguments: { title: `Versioned ${era}` } });
     const ref = (created.structuredContent as { task: { ref: string } }).task.ref;
-    await owner.callTool({ name: 'tasks_update', arguments: { ref, expectedVersion: 1, title: 'Second title' } });
+    await owner.callTool({
+      name: 'tasks_update',
+      arguments: { ref, expectedVersion: 1, title: 'Second title' },
+    });
     const before = counts();
-    const stale = await owner.callTool({ name: 'tasks_update', arguments: { ref, expectedVersion: 1, title: 'Lost update' } });
+    const stale = await owner.callTool({
+      name: 'tasks_update',
+      arguments: { ref, expectedVersion: 1, title: 'Lost update' },
+    });
     expect(stale.isError).toBe(true);
     expect(textOf(stale)).toMatch(/version 2/);
     expect(textOf(stale)).toContain('tasks_get');
-    expect(failureMetaOf(stale)).toMatchObject({ category: 'conflict', code: 'VERSION_CONFLICT', changed: false });
+    expect(failureMetaOf(stale)).toMatchObject({
+      category: 'conflict',
+      code: 'VERSION_CONFLICT',
+      changed: false,
+    });
     expect(counts()).toEqual(before);
     const current = await owner.callTool({ name: 'tasks_get', arguments: { ref } });
     expect(current.structuredContent).toMatchObject({ task: { title: 'Second title', version: 2 } });

@@ -56,30 +56,46 @@ describe.each(['modern', 'legacy'] as Era[])('board over stdio, %s client', (era
       expect(tools).toHaveLength(10);
       const who = await client.callTool({ name: 'whoami', arguments: {} });
       expect(who.structuredContent).toMatchObject({ memberId: ownerId, role: 'owner', kind: 'assistant' });
-      expect(textOf(await client.callTool({ name: 'members_list', arguments: {} }))).toContain('Stdio Viewer');
+      expect(textOf(await client.callTool({ name: 'members_list', arguments: {} }))).toContain(
+        'Stdio Viewer',
+      );
 
       const created = await client.callTool({
         name: 'tasks_create',
         arguments: { title: `stdio ${era}`, idempotencyKey: `stdio-${era}-create` },
       });
       const ref = (created.structuredContent as { task: { ref: string } }).task.ref;
-      expect(textOf(await client.callTool({ name: 'tasks_search', arguments: { query: `stdio ${era}` } }))).toContain(ref);
-      expect((await client.callTool({ name: 'tasks_get', arguments: { ref } })).structuredContent).toMatchObject({
+      expect(
+        textOf(await client.callTool({ name: 'tasks_search', arguments: { query: `stdio ${era}` } })),
+      ).toContain(ref);
+      expect(
+        (await client.callTool({ name: 'tasks_get', arguments: { ref } })).structuredContent,
+      ).toMatchObject({
         task: { ref, version: 1 },
       });
-      const updated = await client.callTool({ name: 'tasks_update', arguments: { ref, expectedVersion: 1, labels: ['cli'] } });
+      const updated = await client.callTool({
+        name: 'tasks_update',
+        arguments: { ref, expectedVersion: 1, labels: ['cli'] },
+      });
       expect(updated.structuredContent).toMatchObject({ task: { labels: ['cli'], version: 2 } });
       const moved = await client.callTool({ name: 'tasks_move', arguments: { ref, status: 'review' } });
       expect(moved.structuredContent).toMatchObject({ task: { status: 'review' } });
       const assigned = await client.callTool({ name: 'tasks_assign', arguments: { ref, assignee: ownerId } });
       expect(assigned.structuredContent).toMatchObject({ task: { assignee: ownerId } });
-      const comment = await client.callTool({ name: 'tasks_comment', arguments: { ref, body: 'from stdio' } });
+      const comment = await client.callTool({
+        name: 'tasks_comment',
+        arguments: { ref, body: 'from stdio' },
+      });
       expect(comment.isError).toBeFalsy();
       const deleted = await client.callTool({ name: 'tasks_delete', arguments: { ref } });
       expect(deleted.isError).toBeFalsy();
 
       const missing = await client.callTool({ name: 'tasks_get', arguments: { ref } });
-      expect(failureMetaOf(missing)).toMatchObject({ category: 'not_found', code: 'TASK_NOT_FOUND', changed: false });
+      expect(failureMetaOf(missing)).toMatchObject({
+        category: 'not_found',
+        code: 'TASK_NOT_FOUND',
+        changed: false,
+      });
       expect(textOf(missing)).toContain(ref);
     } finally {
       await client.close();

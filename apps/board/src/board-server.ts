@@ -8,7 +8,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { pino, type Logger } from 'pino';
-import { createRecourseServer, type RecourseServerInstance, type RateLimitOptions, type TokenVerifier } from '@recourse/server';
+import {
+  createRecourseServer,
+  type RecourseServerInstance,
+  type RateLimitOptions,
+  type TokenVerifier,
+} from '@recourse/server';
 import { boardPermissions } from './domain/roles.ts';
 import { createSqliteCallLog, type SqliteCallLog } from './kit/call-log.sqlite.ts';
 import { createSqliteIdempotencyStore, type SqliteIdempotencyStore } from './kit/idempotency-store.sqlite.ts';

@@ -3,7 +3,13 @@
  *
  * @packageDocumentation
  */
-export { BOARD_INSTRUCTIONS, BOARD_NAME, BOARD_VERSION, createBoardServer, openBoardDatabase } from './board-server.ts';
+export {
+  BOARD_INSTRUCTIONS,
+  BOARD_NAME,
+  BOARD_VERSION,
+  createBoardServer,
+  openBoardDatabase,
+} from './board-server.ts';
 export type { BoardServer, BoardServerOptions } from './board-server.ts';
 export { ensureOwner } from './bootstrap.ts';
 export type { FirstOwner } from './bootstrap.ts';
@@ -15,7 +21,13 @@ export type { Member, MemberKind } from './domain/member.ts';
 export { DUE_DATE_PATTERN, isCalendarDate, TASK_REF_PATTERN, TASK_STATUSES, taskRef } from './domain/task.ts';
 export type { Comment, HistoryEntry, Task, TaskStatus } from './domain/task.ts';
 export type { TokenRecord } from './domain/token.ts';
-export { conditionUnmet, lastOwner, memberNotFound, taskNotFound, versionConflict } from './domain/board-failures.ts';
+export {
+  conditionUnmet,
+  lastOwner,
+  memberNotFound,
+  taskNotFound,
+  versionConflict,
+} from './domain/board-failures.ts';
 
 export type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './store/board-store.ts';
 export { createSqliteBoardStore } from './store/board-store.sqlite.ts';

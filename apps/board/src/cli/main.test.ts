@@ -17,12 +17,15 @@ afterEach(() => {
 });
 
 describe('recourse-board CLI', () => {
-  it.each(Object.keys(HELP).filter((k) => k !== ''))('prints help for "%s --help" and exits 0', async (path) => {
-    const io = captureIo();
-    expect(await runCli([...path.split(' '), '--help'], io)).toBe(0);
-    expect(io.outLines.join('\n')).toBe(HELP[path]);
-    expect(io.errLines).toEqual([]);
-  });
+  it.each(Object.keys(HELP).filter((k) => k !== ''))(
+    'prints help for "%s --help" and exits 0',
+    async (path) => {
+      const io = captureIo();
+      expect(await runCli([...path.split(' '), '--help'], io)).toBe(0);
+      expect(io.outLines.join('\n')).toBe(HELP[path]);
+      expect(io.errLines).toEqual([]);
+    },
+  );
 
   it('prints the overview for --help and for no command', async () => {
     for (const argv of [['--help'], [], ['help']]) {
@@ -67,7 +70,8 @@ describe('recourse-board CLI', () => {
     expect(added.code).toBe(0);
     const id = added.out[0] ?? '';
     expect(id).toMatch(/^m_[a-z0-9]+$/);
-    const bot = (await run('members', 'add', '--name', 'Bot', '--kind', 'assistant', '--role', 'viewer')).out[0] ?? '';
+    const bot =
+      (await run('members', 'add', '--name', 'Bot', '--kind', 'assistant', '--role', 'viewer')).out[0] ?? '';
     expect((await run('members', 'role', bot, 'contributor')).code).toBe(0);
     const listed = await run('members', 'list');
     expect(listed.out.find((l) => l.startsWith(bot))).toContain('contributor');
@@ -95,7 +99,9 @@ describe('recourse-board CLI', () => {
   it('reads the data directory from RECOURSE_DATA_DIR when --data-dir is absent', async () => {
     const cwd = tempDir();
     const io = captureIo({ RECOURSE_DATA_DIR: 'elsewhere' }, cwd);
-    expect(await runCli(['members', 'add', '--name', 'E', '--kind', 'person', '--role', 'viewer'], io)).toBe(0);
+    expect(await runCli(['members', 'add', '--name', 'E', '--kind', 'person', '--role', 'viewer'], io)).toBe(
+      0,
+    );
     const list = captureIo({}, cwd);
     await runCli(['members', 'list', '--data-dir', join(cwd, 'elsewhere')], list);
     expect(list.outLines).toHaveLength(1);

@@ -23,7 +23,8 @@ function helpFor(path: string, io: CliIo): number {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') return helpFor('', io);
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help')
+      return helpFor('', io);
     let result: number | 'help';
     let path = command;
     switch (command) {
@@ -40,7 +41,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'tokens': {
         const [sub, ...args] = rest;
         path = sub === undefined || sub.startsWith('-') ? command : `${command} ${sub}`;
-        result = command === 'members' ? await membersCommand(sub, args, io) : await tokensCommand(sub, args, io);
+        result =
+          command === 'members' ? await membersCommand(sub, args, io) : await tokensCommand(sub, args, io);
         break;
       }
       default:
@@ -55,7 +57,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return USAGE_EXIT_CODE;
     }
     if (isToolFailure(error)) {
-      io.err(`recourse-board ${command}: ${[error.failure.message, error.failure.next].filter(Boolean).join(' ')}`);
+      io.err(
+        `recourse-board ${command}: ${[error.failure.message, error.failure.next].filter(Boolean).join(' ')}`,
+      );
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);

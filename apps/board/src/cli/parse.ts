@@ -18,7 +18,12 @@ export interface Parsed {
  * Parses `args` strictly for `command` with `options` (plus `--help`/`-h`). Unknown flags, missing values
  * and extra positionals become a one-line {@link UsageError} that names the command's `--help`.
  */
-export function parseCommand(command: string, args: readonly string[], options: Options, maxPositionals = 0): Parsed {
+export function parseCommand(
+  command: string,
+  args: readonly string[],
+  options: Options,
+  maxPositionals = 0,
+): Parsed {
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
     const config: ParseArgsConfig = {
@@ -30,7 +35,8 @@ export function parseCommand(command: string, args: readonly string[], options: 
     const result = parseArgs(config);
     parsed = { values: result.values as Parsed['values'], positionals: result.positionals };
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.replace(/\.$/, '') ?? '';
+    const reason =
+      (error instanceof Error ? error.message : String(error)).split('\n')[0]?.replace(/\.$/, '') ?? '';
     throw new UsageError(`recourse-board ${command}: ${reason}. Run "recourse-board ${command} --help".`);
   }
   if (parsed.positionals.length > maxPositionals) {
@@ -45,13 +51,20 @@ export function parseCommand(command: string, args: readonly string[], options: 
 export function requireFlag(command: string, parsed: Parsed, name: string, accepted: string): string {
   const value = parsed.values[name];
   if (typeof value !== 'string' || value === '') {
-    throw new UsageError(`recourse-board ${command}: --${name} is required (${accepted}). Run "recourse-board ${command} --help".`);
+    throw new UsageError(
+      `recourse-board ${command}: --${name} is required (${accepted}). Run "recourse-board ${command} --help".`,
+    );
   }
   return value;
 }
 
 /** Checks that `value` is one of `accepted`, else throws a one-line {@link UsageError}. */
-export function oneOf<T extends string>(command: string, flag: string, value: string, accepted: readonly T[]): T {
+export function oneOf<T extends string>(
+  command: string,
+  flag: string,
+  value: string,
+  accepted: readonly T[],
+): T {
   if (!(accepted as readonly string[]).includes(value)) {
     throw new UsageError(
       `recourse-board ${command}: ${flag} is ${JSON.stringify(value)}; expected one of ${accepted.join(', ')}.`,
@@ -64,7 +77,9 @@ export function oneOf<T extends string>(command: string, flag: string, value: st
 export function integerFlag(command: string, flag: string, value: string, min: number, max: number): number {
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`recourse-board ${command}: ${flag} is ${JSON.stringify(value)}; expected a whole number from ${min} to ${max}.`);
+    throw new UsageError(
+      `recourse-board ${command}: ${flag} is ${JSON.stringify(value)}; expected a whole number from ${min} to ${max}.`,
+    );
   }
   return n;
 }
@@ -74,7 +89,9 @@ export function durationFlag(command: string, flag: string, value: string): numb
   const match = /^(\d{1,6})([smhd])$/.exec(value);
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
   if (!match?.[1] || !match[2] || Number(match[1]) === 0) {
-    throw new UsageError(`recourse-board ${command}: ${flag} is ${JSON.stringify(value)}; expected a duration like 30d, 12h, 45m or 90s.`);
+    throw new UsageError(
+      `recourse-board ${command}: ${flag} is ${JSON.stringify(value)}; expected a duration like 30d, 12h, 45m or 90s.`,
+    );
   }
   return Number(match[1]) * unit[match[2] as keyof typeof unit];
 }

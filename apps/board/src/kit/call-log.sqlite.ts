@@ -64,17 +64,15 @@ export function createSqliteCallLog(db: Database): SqliteCallLog {
       const rows = db
         .prepare(`SELECT * FROM call_log ${clause} ORDER BY id DESC LIMIT ?`)
         .all(...params, query.limit ?? 50) as Row[];
-      return rows.map(
-        (r): CallLogEntry => ({
-          at: r.at,
-          memberId: r.member_id,
-          tool: r.tool,
-          outcome: r.outcome as CallLogEntry['outcome'],
-          code: r.code,
-          durationMs: r.duration_ms,
-          correlationId: r.correlation_id,
-        }),
-      );
+      return rows.map((r): CallLogEntry => ({
+        at: r.at,
+        memberId: r.member_id,
+        tool: r.tool,
+        outcome: r.outcome as CallLogEntry['outcome'],
+        code: r.code,
+        durationMs: r.duration_ms,
+        correlationId: r.correlation_id,
+      }));
     },
   };
 }

@@ -23,7 +23,10 @@ export interface SqliteIdempotencyStore extends IdempotencyStore {
  * immediate transaction): of concurrent claims for one member and key exactly one is `claimed`. Expired
  * records count as absent and are purged every 256 claims. `now` defaults to `Date.now`.
  */
-export function createSqliteIdempotencyStore(db: Database, options: { now?: () => number } = {}): SqliteIdempotencyStore {
+export function createSqliteIdempotencyStore(
+  db: Database,
+  options: { now?: () => number } = {},
+): SqliteIdempotencyStore {
   const now = options.now ?? Date.now;
   const insert = db.prepare(
     `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at) VALUES (?, ?, ?, ?, NULL, ?)
@@ -32,20 +35,31 @@ export function createSqliteIdempotencyStore(db: Database, options: { now?: () =
      WHERE idempotency.expires_at <= ?
      RETURNING member_id`,
   );
-  const select = db.prepare('SELECT tool, args_hash, result FROM idempotency WHERE member_id = ? AND key = ?');
-  const complete = db.prepare('UPDATE idempotency SET result = ? WHERE member_id = ? AND key = ? AND expires_at > ?');
+  const select = db.prepare(
+    'SELECT tool, args_hash, result FROM idempotency WHERE member_id = ? AND key = ?',
+  );
+  const complete = db.prepare(
+    'UPDATE idempotency SET result = ? WHERE member_id = ? AND key = ? AND expires_at > ?',
+  );
   const release = db.prepare('DELETE FROM idempotency WHERE member_id = ? AND key = ? AND result IS NULL');
   const purge = db.prepare('DELETE FROM idempotency WHERE expires_at <= ?');
   let claims = 0;
 
-  const claimTx = db.transaction((memberId: string, key: string, tool: string, argsHash: string, ttlMs: number) => {
-    const t = now();
-    if (insert.get(memberId, key, tool, argsHash, t + ttlMs, t) !== undefined) return { state: 'claimed' } as const;
-    const row = select.get(memberId, key) as Row;
-    if (row.tool !== tool || row.args_hash !== argsHash) return { state: 'mismatch' } as const;
-    if (row.result === null) return { state: 'pending' } as const;
-    return { state: 'done', argsHash: row.args_hash, result: JSON.parse(row.result) as ToolSuccess } as const;
-  });
+  const claimTx = db.transaction(
+    (memberId: string, key: string, tool: string, argsHash: string, ttlMs: number) => {
+      const t = now();
+      if (insert.get(memberId, key, tool, argsHash, t + ttlMs, t) !== undefined)
+        return { state: 'claimed' } as const;
+      const row = select.get(memberId, key) as Row;
+      if (row.tool !== tool || row.args_hash !== argsHash) return { state: 'mismatch' } as const;
+      if (row.result === null) return { state: 'pending' } as const;
+      return {
+        state: 'done',
+        argsHash: row.args_hash,
+        result: JSON.parse(row.result) as ToolSuccess,
+      } as const;
+    },
+  );
 
   return {
     claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {

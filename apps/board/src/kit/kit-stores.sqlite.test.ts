@@ -53,11 +53,32 @@ describe('SQLite call log', () => {
     const log = createSqliteCallLog(memoryDb());
     const base = { memberId: 'm1', code: null, durationMs: 3.6, outcome: 'ok' as const };
     log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
-    log.record({ ...base, at: '2026-07-28T10:00:01Z', tool: 'tasks_create', correlationId: 'c_2', memberId: 'm2' });
-    log.record({ ...base, at: '2026-07-28T10:00:02Z', tool: 'tasks_get', correlationId: 'c_3', outcome: 'not_found', code: 'TASK_NOT_FOUND' });
+    log.record({
+      ...base,
+      at: '2026-07-28T10:00:01Z',
+      tool: 'tasks_create',
+      correlationId: 'c_2',
+      memberId: 'm2',
+    });
+    log.record({
+      ...base,
+      at: '2026-07-28T10:00:02Z',
+      tool: 'tasks_get',
+      correlationId: 'c_3',
+      outcome: 'not_found',
+      code: 'TASK_NOT_FOUND',
+    });
     expect(log.recent().map((e) => e.correlationId)).toEqual(['c_3', 'c_2', 'c_1']);
     expect(log.recent({ tool: 'tasks_get', limit: 1 })).toEqual([
-      { at: '2026-07-28T10:00:02Z', memberId: 'm1', tool: 'tasks_get', outcome: 'not_found', code: 'TASK_NOT_FOUND', durationMs: 4, correlationId: 'c_3' },
+      {
+        at: '2026-07-28T10:00:02Z',
+        memberId: 'm1',
+        tool: 'tasks_get',
+        outcome: 'not_found',
+        code: 'TASK_NOT_FOUND',
+        durationMs: 4,
+        correlationId: 'c_3',
+      },
     ]);
     expect(log.recent({ memberId: 'm2' }).map((e) => e.tool)).toEqual(['tasks_create']);
   });
@@ -72,7 +93,10 @@ describe('SQLite rate-limit store', () => {
     const open = () => {
       const db = openDatabase(file);
       migrate(db);
-      return { db, limits: createRateLimits({ defaultPerMinute: 3, storeFactory: sqliteRateLimitStoreFactory(db) }) };
+      return {
+        db,
+        limits: createRateLimits({ defaultPerMinute: 3, storeFactory: sqliteRateLimitStoreFactory(db) }),
+      };
     };
     const first = open();
     expect((await first.limits.consume(principal, 1)).allowed).toBe(true);

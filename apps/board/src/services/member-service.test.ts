@@ -8,7 +8,9 @@ describe('member service', () => {
     await expect(f.services.members.setRole(f.members.owner.id, 'viewer')).rejects.toMatchObject({
       failure: { code: 'LAST_OWNER' },
     });
-    await expect(f.services.members.revoke(f.members.owner.id)).rejects.toMatchObject({ failure: { code: 'LAST_OWNER' } });
+    await expect(f.services.members.revoke(f.members.owner.id)).rejects.toMatchObject({
+      failure: { code: 'LAST_OWNER' },
+    });
     await f.services.members.setRole(f.members.maintainer.id, 'owner');
     expect((await f.services.members.setRole(f.members.owner.id, 'viewer')).role).toBe('viewer');
   });
@@ -18,6 +20,8 @@ describe('member service', () => {
     await f.services.members.revoke(f.members.viewer.id);
     expect((await f.services.members.list(true)).map((m) => m.id)).not.toContain(f.members.viewer.id);
     expect((await f.services.members.list()).map((m) => m.id)).toContain(f.members.viewer.id);
-    await expect(f.services.members.setRole('m_unknown1', 'viewer')).rejects.toMatchObject({ code: 'MEMBER_NOT_FOUND' });
+    await expect(f.services.members.setRole('m_unknown1', 'viewer')).rejects.toMatchObject({
+      code: 'MEMBER_NOT_FOUND',
+    });
   });
 });

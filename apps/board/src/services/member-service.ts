@@ -57,7 +57,8 @@ export function createMemberService(store: BoardStore, options: { now?: () => Da
       return store.transaction(async (tx) => {
         const member = await tx.getMember(id);
         if (!member) throw new UnknownMemberError(id);
-        if (member.role === 'owner' && role !== 'owner' && (await activeOwners(tx, members)) <= 1) throw lastOwner(id);
+        if (member.role === 'owner' && role !== 'owner' && (await activeOwners(tx, members)) <= 1)
+          throw lastOwner(id);
         await tx.updateMember(id, { role });
         return { ...member, role };
       });

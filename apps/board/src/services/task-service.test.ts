@@ -17,7 +17,12 @@ describe('task service', () => {
     const a = await f.services.tasks.create(f.as(f.members.contributor), { title: 'A', labels: ['x', 'x'] });
     const b = await f.services.tasks.create(f.as(f.members.owner), { title: 'B', due: '2026-07-28' });
     expect([a.ref, b.ref]).toEqual(['T-1', 'T-2']);
-    expect(a).toMatchObject({ version: 1, status: 'todo', labels: ['x'], createdBy: f.members.contributor.id });
+    expect(a).toMatchObject({
+      version: 1,
+      status: 'todo',
+      labels: ['x'],
+      createdBy: f.members.contributor.id,
+    });
     const detail = await f.services.tasks.get('T-1');
     expect(detail.history).toMatchObject([{ action: 'created', memberId: f.members.contributor.id }]);
   });
@@ -28,7 +33,12 @@ describe('task service', () => {
     await f.services.tasks.create(owner, { title: 'A' });
     await f.services.tasks.update(owner, 'T-1', 1, { title: 'A2' });
     const failure = await failureOf(f.services.tasks.update(owner, 'T-1', 1, { title: 'A3' }));
-    expect(failure).toMatchObject({ category: 'conflict', code: 'VERSION_CONFLICT', changed: false, retryable: false });
+    expect(failure).toMatchObject({
+      category: 'conflict',
+      code: 'VERSION_CONFLICT',
+      changed: false,
+      retryable: false,
+    });
     expect(failure.message).toContain('version 2');
     expect(failure.next).toContain('tasks_get');
     expect((await f.services.tasks.get('T-1')).task).toMatchObject({ title: 'A2', version: 2 });
@@ -38,7 +48,9 @@ describe('task service', () => {
     const f = await boardFixture();
     const failure = await failureOf(f.services.tasks.move(f.as(f.members.owner), 'T-9', 'done'));
     expect(failure).toMatchObject({ category: 'not_found', code: 'TASK_NOT_FOUND', changed: false });
-    expect(`${failure.message} ${failure.expected} ${failure.next}`).toMatch(/T-9[\s\S]*T-12[\s\S]*tasks_search/);
+    expect(`${failure.message} ${failure.expected} ${failure.next}`).toMatch(
+      /T-9[\s\S]*T-12[\s\S]*tasks_search/,
+    );
   });
 
   it('lets contributors update and move only tasks they created or are assigned to', async () => {
@@ -46,7 +58,11 @@ describe('task service', () => {
     const theirs = await f.services.tasks.create(f.as(f.members.owner), { title: 'Owner task' });
     const failure = await failureOf(f.services.tasks.move(f.as(f.members.contributor), theirs.ref, 'doing'));
     expect(failure).toMatchObject({ category: 'permission', code: 'PERMISSION_CONDITION_UNMET' });
-    expect(failure.permission).toEqual({ missing: 'tasks:move', role: 'contributor', grantedTo: ['owner', 'maintainer'] });
+    expect(failure.permission).toEqual({
+      missing: 'tasks:move',
+      role: 'contributor',
+      grantedTo: ['owner', 'maintainer'],
+    });
     expect(failure.message).toContain('tasks you created or are assigned to');
     expect((await f.services.tasks.get(theirs.ref)).task.status).toBe('todo');
 
@@ -77,9 +93,14 @@ describe('task service', () => {
     expect(failure).toMatchObject({ category: 'not_found', code: 'MEMBER_NOT_FOUND' });
     expect(failure.next).toContain('members_list');
     await f.services.tasks.move(owner, 'T-1', 'review');
-    expect(await f.services.tasks.move(owner, 'T-1', 'review')).toMatchObject({ changed: false, task: { version: 2 } });
+    expect(await f.services.tasks.move(owner, 'T-1', 'review')).toMatchObject({
+      changed: false,
+      task: { version: 2 },
+    });
     await f.services.tasks.assign(owner, 'T-1', f.members.viewer.id);
-    expect(await f.services.tasks.assign(owner, 'T-1', f.members.viewer.id)).toMatchObject({ changed: false });
+    expect(await f.services.tasks.assign(owner, 'T-1', f.members.viewer.id)).toMatchObject({
+      changed: false,
+    });
   });
 
   it('writes nothing when the commit guard refuses', async () => {
@@ -102,6 +123,10 @@ describe('task service', () => {
     await f.services.tasks.delete(owner, 'T-1');
     expect((await failureOf(f.services.tasks.get('T-1'))).code).toBe('TASK_NOT_FOUND');
     expect(await f.services.store.listComments('T-1')).toEqual([]);
-    expect((await f.services.store.listHistory('T-1')).map((h) => h.action)).toEqual(['created', 'commented', 'deleted']);
+    expect((await f.services.store.listHistory('T-1')).map((h) => h.action)).toEqual([
+      'created',
+      'commented',
+      'deleted',
+    ]);
   });
 });

@@ -92,7 +92,11 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
     return task;
   }
 
-  async function requireActiveMember(reader: Pick<BoardStore | BoardTx, 'getMember'>, id: string, argument: string) {
+  async function requireActiveMember(
+    reader: Pick<BoardStore | BoardTx, 'getMember'>,
+    id: string,
+    argument: string,
+  ) {
     const member = await reader.getMember(id);
     if (!member || member.revokedAt !== null) throw memberNotFound(id, argument);
     return member;
@@ -173,7 +177,15 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
           };
           await tx.insertTask(task);
           await tx.insertHistory([
-            { ref: task.ref, memberId: actor.memberId, action: 'created', field: null, from: null, to: task.title, at },
+            {
+              ref: task.ref,
+              memberId: actor.memberId,
+              action: 'created',
+              field: null,
+              from: null,
+              to: task.title,
+              at,
+            },
           ]);
           return task;
         }, ctx.signal),
@@ -184,7 +196,12 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
      * Changes title, description, labels or due date of the task at `expectedVersion`.
      * Fails with `TASK_NOT_FOUND`, `VERSION_CONFLICT`, `PERMISSION_CONDITION_UNMET`.
      */
-    async update(ctx: WriteContext, ref: string, expectedVersion: number, edit: TaskEdit): Promise<TaskChange> {
+    async update(
+      ctx: WriteContext,
+      ref: string,
+      expectedVersion: number,
+      edit: TaskEdit,
+    ): Promise<TaskChange> {
       const before = await requireTask(store, ref);
       checkOwnOrAssigned(ctx.principal, 'tasks:update', before, 'update');
       if (before.version !== expectedVersion) throw versionConflict(ref, expectedVersion, before.version);
@@ -197,7 +214,8 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
         store.transaction(async (tx) => {
           const current = await requireTask(tx, ref);
           checkOwnOrAssigned(ctx.principal, 'tasks:update', current, 'update');
-          if (current.version !== expectedVersion) throw versionConflict(ref, expectedVersion, current.version);
+          if (current.version !== expectedVersion)
+            throw versionConflict(ref, expectedVersion, current.version);
           return applyPatch(tx, ctx.principal, current, patch, 'updated', now());
         }, ctx.signal),
       );
@@ -246,9 +264,22 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
         store.transaction(async (tx) => {
           await requireTask(tx, ref);
           const at = now();
-          const comment = await tx.insertComment({ ref, authorId: ctx.principal.memberId, body, createdAt: at });
+          const comment = await tx.insertComment({
+            ref,
+            authorId: ctx.principal.memberId,
+            body,
+            createdAt: at,
+          });
           await tx.insertHistory([
-            { ref, memberId: ctx.principal.memberId, action: 'commented', field: null, from: null, to: String(comment.id), at },
+            {
+              ref,
+              memberId: ctx.principal.memberId,
+              action: 'commented',
+              field: null,
+              from: null,
+              to: String(comment.id),
+              at,
+            },
           ]);
           return comment;
         }, ctx.signal),
@@ -263,7 +294,15 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
           const task = await requireTask(tx, ref);
           await tx.deleteTask(ref);
           await tx.insertHistory([
-            { ref, memberId: ctx.principal.memberId, action: 'deleted', field: null, from: task.title, to: null, at: now() },
+            {
+              ref,
+              memberId: ctx.principal.memberId,
+              action: 'deleted',
+              field: null,
+              from: task.title,
+              to: null,
+              at: now(),
+            },
           ]);
           return task;
         }, ctx.signal),

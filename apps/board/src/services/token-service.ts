@@ -22,7 +22,9 @@ export class UnknownTokenError extends Error {
   override readonly name = 'UnknownTokenError';
   readonly code = 'TOKEN_NOT_FOUND';
   constructor(selector: string) {
-    super(`No active token has id or prefix ${JSON.stringify(selector)}. Run "recourse-board tokens list" to see tokens.`);
+    super(
+      `No active token has id or prefix ${JSON.stringify(selector)}. Run "recourse-board tokens list" to see tokens.`,
+    );
   }
 }
 
@@ -31,7 +33,9 @@ export class AmbiguousTokenError extends Error {
   override readonly name = 'AmbiguousTokenError';
   readonly code = 'TOKEN_AMBIGUOUS';
   constructor(selector: string, count: number) {
-    super(`The prefix ${JSON.stringify(selector)} matches ${count} tokens; pass a longer prefix or the token id.`);
+    super(
+      `The prefix ${JSON.stringify(selector)} matches ${count} tokens; pass a longer prefix or the token id.`,
+    );
   }
 }
 
@@ -80,7 +84,11 @@ export function createTokenService(store: BoardStore, options: { now?: () => Dat
       const active = (await store.listTokens()).filter((t) => t.revokedAt === null);
       const byId = active.filter((t) => t.id === selector);
       const matches =
-        byId.length > 0 ? byId : selector.length >= 6 ? active.filter((t) => t.prefix.startsWith(selector)) : [];
+        byId.length > 0
+          ? byId
+          : selector.length >= 6
+            ? active.filter((t) => t.prefix.startsWith(selector))
+            : [];
       const [match] = matches;
       if (!match) throw new UnknownTokenError(selector);
       if (matches.length > 1) throw new AmbiguousTokenError(selector, matches.length);

@@ -2,33 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from './open-database.sqlite.ts';
 import { migrate, MIGRATIONS } from './migrations.sqlite.ts';
 import { createSqliteBoardStore } from './board-store.sqlite.ts';
-import type { Task } from '../domain/task.ts';
-
-function setup() {
-  const db = openDatabase(':memory:');
-  migrate(db);
-  const store = createSqliteBoardStore(db);
-  return { db, store };
-}
-
-const member = { id: 'm_owner1', name: 'O', kind: 'person', role: 'owner', createdAt: '2026-01-01T00:00:00Z', revokedAt: null } as const;
-
-function task(n: number, patch: Partial<Task> = {}): Task {
-  return {
-    ref: `T-${n}`,
-    title: `Task ${n}`,
-    description: '',
-    status: 'todo',
-    assignee: null,
-    labels: [],
-    due: null,
-    version: 1,
-    createdBy: member.id,
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    ...patch,
-  };
-}
+import { describeBoardStoreContract } from './board-store.contract.ts';
 
 describe('migrate', () => {
   it('applies every migration once and nothing on a second run', () => {
@@ -38,66 +12,8 @@ describe('migrate', () => {
   });
 });
 
-describe('SQLite board store', () => {
-  it('never hands out a task number twice, even after a delete', async () => {
-    const { store } = setup();
-    await store.transaction((tx) => tx.insertMember(member));
-    const first = await store.transaction(async (tx) => {
-      const n = await tx.nextTaskNumber();
-      await tx.insertTask(task(n));
-      return n;
-    });
-    await store.transaction((tx) => tx.deleteTask(`T-${first}`));
-    const second = await store.transaction((tx) => tx.nextTaskNumber());
-    expect(second).toBe(first + 1);
-    expect(await store.countTasks()).toBe(0);
-  });
-
-  it('updates only at the expected version and bumps the version', async () => {
-    const { store } = setup();
-    await store.transaction(async (tx) => {
-      await tx.insertMember(member);
-      await tx.insertTask(task(1));
-    });
-    expect(await store.transaction((tx) => tx.updateTask('T-1', 2, { title: 'stale' }, 'now'))).toBe(false);
-    expect(await store.transaction((tx) => tx.updateTask('T-1', 1, { title: 'fresh', labels: ['a'] }, 'now'))).toBe(true);
-    const t = await store.getTask('T-1');
-    expect(t).toMatchObject({ title: 'fresh', labels: ['a'], version: 2, updatedAt: 'now' });
-  });
-
-  it('rolls back every write of a transaction that throws or whose signal fired', async () => {
-    const { store } = setup();
-    await store.transaction((tx) => tx.insertMember(member));
-    await expect(
-      store.transaction(async (tx) => {
-        await tx.insertTask(task(1));
-        throw new Error('boom');
-      }),
-    ).rejects.toThrow('boom');
-    const controller = new AbortController();
-    await expect(
-      store.transaction(async (tx) => {
-        await tx.insertTask(task(2));
-        controller.abort(new Error('cancelled by client'));
-      }, controller.signal),
-    ).rejects.toThrow('cancelled by client');
-    expect(await store.countTasks()).toBe(0);
-  });
-
-  it('searches by text, status, assignee and label with paging', async () => {
-    const { store } = setup();
-    await store.transaction(async (tx) => {
-      await tx.insertMember(member);
-      await tx.insertTask(task(1, { title: 'Fix 100% login bug', labels: ['bug'], status: 'doing', assignee: member.id }));
-      await tx.insertTask(task(2, { title: 'Write docs', labels: ['docs'] }));
-      await tx.insertTask(task(3, { title: 'Another bug', labels: ['bug', 'ui'] }));
-    });
-    expect((await store.searchTasks({ text: 'BUG', limit: 10, offset: 0 })).total).toBe(2);
-    expect((await store.searchTasks({ text: '100%', limit: 10, offset: 0 })).tasks.map((t) => t.ref)).toEqual(['T-1']);
-    expect((await store.searchTasks({ label: 'bug', status: 'todo', limit: 10, offset: 0 })).tasks.map((t) => t.ref)).toEqual(['T-3']);
-    expect((await store.searchTasks({ assignee: null, limit: 10, offset: 0 })).total).toBe(2);
-    const page = await store.searchTasks({ limit: 2, offset: 2 });
-    expect(page).toMatchObject({ total: 3 });
-    expect(page.tasks.map((t) => t.ref)).toEqual(['T-3']);
-  });
+describeBoardStoreContract('SQLite', () => {
+  const db = openDatabase(':memory:');
+  migrate(db);
+  return Promise.resolve(createSqliteBoardStore(db));
 });

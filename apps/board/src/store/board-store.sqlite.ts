@@ -175,7 +175,9 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
       }
       sets.push('version = version + 1', 'updated_at = ?');
       values.push(at, ref, expectedVersion);
-      const result = db.prepare(`UPDATE tasks SET ${sets.join(', ')} WHERE ref = ? AND version = ?`).run(...values);
+      const result = db
+        .prepare(`UPDATE tasks SET ${sets.join(', ')} WHERE ref = ? AND version = ?`)
+        .run(...values);
       return Promise.resolve(result.changes === 1);
     },
     deleteTask(ref) {
@@ -183,12 +185,9 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
       return Promise.resolve(stmt('DELETE FROM tasks WHERE ref = ?').run(ref).changes === 1);
     },
     insertComment(comment) {
-      const row = stmt('INSERT INTO comments (ref, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING id').get(
-        comment.ref,
-        comment.authorId,
-        comment.body,
-        comment.createdAt,
-      ) as { id: number };
+      const row = stmt(
+        'INSERT INTO comments (ref, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+      ).get(comment.ref, comment.authorId, comment.body, comment.createdAt) as { id: number };
       return Promise.resolve({ ...comment, id: row.id });
     },
     insertHistory(entries) {
@@ -199,19 +198,15 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
       return Promise.resolve();
     },
     insertMember(member) {
-      stmt('INSERT INTO members (id, name, kind, role, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-        member.id,
-        member.name,
-        member.kind,
-        member.role,
-        member.createdAt,
-        member.revokedAt,
-      );
+      stmt(
+        'INSERT INTO members (id, name, kind, role, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(member.id, member.name, member.kind, member.role, member.createdAt, member.revokedAt);
       return Promise.resolve();
     },
     updateMember(id, patch) {
       let changes = 0;
-      if (patch.role !== undefined) changes += stmt('UPDATE members SET role = ? WHERE id = ?').run(patch.role, id).changes;
+      if (patch.role !== undefined)
+        changes += stmt('UPDATE members SET role = ? WHERE id = ?').run(patch.role, id).changes;
       if (patch.revokedAt !== undefined)
         changes += stmt('UPDATE members SET revoked_at = ? WHERE id = ?').run(patch.revokedAt, id).changes;
       return Promise.resolve(changes > 0 || getMember(id) !== undefined);
@@ -219,7 +214,15 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
     insertToken(token) {
       stmt(
         'INSERT INTO tokens (id, member_id, hash, prefix, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(token.id, token.memberId, token.hash, token.prefix, token.createdAt, token.expiresAt, token.revokedAt);
+      ).run(
+        token.id,
+        token.memberId,
+        token.hash,
+        token.prefix,
+        token.createdAt,
+        token.expiresAt,
+        token.revokedAt,
+      );
       return Promise.resolve();
     },
     revokeToken(id, at) {
@@ -252,7 +255,9 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
           params.push(query.label);
         }
         const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-        const total = (db.prepare(`SELECT COUNT(*) AS n FROM tasks ${clause}`).get(...params) as { n: number }).n;
+        const total = (
+          db.prepare(`SELECT COUNT(*) AS n FROM tasks ${clause}`).get(...params) as { n: number }
+        ).n;
         const rows = db
           .prepare(`SELECT * FROM tasks ${clause} ORDER BY seq LIMIT ? OFFSET ?`)
           .all(...params, query.limit, query.offset) as TaskRow[];
@@ -262,7 +267,13 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
     listComments: (ref) =>
       read(() =>
         (stmt('SELECT * FROM comments WHERE ref = ? ORDER BY id').all(ref) as CommentRow[]).map(
-          (r): Comment => ({ id: r.id, ref: r.ref, authorId: r.author_id, body: r.body, createdAt: r.created_at }),
+          (r): Comment => ({
+            id: r.id,
+            ref: r.ref,
+            authorId: r.author_id,
+            body: r.body,
+            createdAt: r.created_at,
+          }),
         ),
       ),
     listHistory: (ref) =>
@@ -280,13 +291,15 @@ export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: b
         ),
       ),
     getMember: (id) => read(() => getMember(id)),
-    listMembers: () => read(() => (stmt('SELECT * FROM members ORDER BY created_at, id').all() as MemberRow[]).map(toMember)),
+    listMembers: () =>
+      read(() => (stmt('SELECT * FROM members ORDER BY created_at, id').all() as MemberRow[]).map(toMember)),
     findTokenByHash: (hash) =>
       read(() => {
         const row = stmt('SELECT * FROM tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
         return row ? toToken(row) : undefined;
       }),
-    listTokens: () => read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),
+    listTokens: () =>
+      read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),
     transaction<T>(work: (tx: BoardTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
       return lock.run(async () => {
         signal?.throwIfAborted();

@@ -22,7 +22,9 @@ export interface TaskQuery {
 }
 
 /** The fields of a task a change may set, besides its version and update time. */
-export type TaskPatch = Partial<Pick<Task, 'title' | 'description' | 'status' | 'assignee' | 'labels' | 'due'>>;
+export type TaskPatch = Partial<
+  Pick<Task, 'title' | 'description' | 'status' | 'assignee' | 'labels' | 'due'>
+>;
 
 /** The write primitives available inside {@link BoardStore.transaction}; reads here see the transaction's writes. */
 export interface BoardTx {

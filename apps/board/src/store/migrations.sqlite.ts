@@ -114,7 +114,9 @@ export const MIGRATIONS: readonly Migration[] = [
  * Returns the versions applied (empty when the schema was current).
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
   const applied = new Set(
     db
       .prepare('SELECT version FROM schema_migrations')

@@ -32,7 +32,8 @@ export async function boardFixture(options: { now?: () => Date } = {}): Promise<
   const db = openDatabase(':memory:');
   migrate(db);
   const services = createBoardServices(createSqliteBoardStore(db), options);
-  const add = (name: string, role: Role, kind: Member['kind'] = 'person') => services.members.add({ name, kind, role });
+  const add = (name: string, role: Role, kind: Member['kind'] = 'person') =>
+    services.members.add({ name, kind, role });
   const members = {
     owner: await add('Olga', 'owner'),
     maintainer: await add('Max', 'maintainer'),

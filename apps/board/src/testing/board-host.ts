@@ -40,7 +40,8 @@ export async function startTestBoard(
   const logLines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -52,7 +53,11 @@ export async function startTestBoard(
   for (const role of ['owner', 'maintainer', 'contributor', 'viewer'] as const) {
     const member =
       existing.find((m) => m.role === role) ??
-      (await board.services.members.add({ name: `${role} one`, kind: role === 'contributor' ? 'assistant' : 'person', role }));
+      (await board.services.members.add({
+        name: `${role} one`,
+        kind: role === 'contributor' ? 'assistant' : 'person',
+        role,
+      }));
     members[role] = member;
     tokens[role] = (await board.services.tokens.create(member.id)).token;
   }

@@ -21,5 +21,11 @@ export function taskData(task: Task): Record<string, unknown> {
 
 /** A member as plain JSON for `structuredContent`. */
 export function memberData(member: Member): Record<string, unknown> {
-  return { id: member.id, name: member.name, kind: member.kind, role: member.role, createdAt: member.createdAt };
+  return {
+    id: member.id,
+    name: member.name,
+    kind: member.kind,
+    role: member.role,
+    createdAt: member.createdAt,
+  };
 }

@@ -16,7 +16,10 @@ export const refSchema = z
 export const titleSchema = z.string().trim().min(1).max(200).describe('Task title, 1 to 200 characters.');
 
 /** A task description of up to 5 000 characters. */
-export const descriptionSchema = z.string().max(5000).describe('Longer description, up to 5000 characters (plain text or Markdown).');
+export const descriptionSchema = z
+  .string()
+  .max(5000)
+  .describe('Longer description, up to 5000 characters (plain text or Markdown).');
 
 /** One of the task statuses. */
 export const statusSchema = z.enum(TASK_STATUSES).describe('Task status: todo, doing, review or done.');
@@ -26,11 +29,16 @@ export const labelSchema = z
   .string()
   .min(1)
   .max(32)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, { message: 'a label of letters, digits and . _ : / - like bug or area/api' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, {
+    message: 'a label of letters, digits and . _ : / - like bug or area/api',
+  })
   .describe('A label, 1 to 32 characters, like bug or area/api.');
 
 /** Up to 10 labels. */
-export const labelsSchema = z.array(labelSchema).max(10).describe('Labels of the task, at most 10 (replaces all labels).');
+export const labelsSchema = z
+  .array(labelSchema)
+  .max(10)
+  .describe('Labels of the task, at most 10 (replaces all labels).');
 
 /** A real calendar date `YYYY-MM-DD`. */
 export const dueSchema = z
@@ -50,4 +58,6 @@ export const versionSchema = z
   .number()
   .int()
   .min(1)
-  .describe("The task's version as you last read it (tasks_get shows it); the change is refused if it moved on.");
+  .describe(
+    "The task's version as you last read it (tasks_get shows it); the change is refused if it moved on.",
+  );

@@ -20,7 +20,9 @@ export function tasksAssignTool(services: BoardServices) {
       'the text use tasks_update.',
     input: z.strictObject({
       ref: refSchema,
-      assignee: memberIdSchema.nullable().describe('Member id of the new assignee (see members_list), or null to unassign.'),
+      assignee: memberIdSchema
+        .nullable()
+        .describe('Member id of the new assignee (see members_list), or null to unassign.'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     permission: 'tasks:assign',

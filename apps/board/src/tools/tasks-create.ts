@@ -2,7 +2,14 @@
 import * as z from 'zod';
 import { defineTool } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
-import { descriptionSchema, dueSchema, labelsSchema, memberIdSchema, statusSchema, titleSchema } from './schemas.ts';
+import {
+  descriptionSchema,
+  dueSchema,
+  labelsSchema,
+  memberIdSchema,
+  statusSchema,
+  titleSchema,
+} from './schemas.ts';
 import { taskData, taskLine } from './render.ts';
 
 /**
@@ -22,7 +29,9 @@ export function tasksCreateTool(services: BoardServices) {
       title: titleSchema,
       description: descriptionSchema.optional(),
       status: statusSchema.optional().describe('Initial status: todo (default), doing, review or done.'),
-      assignee: memberIdSchema.optional().describe('Member id to assign the task to, as listed by members_list.'),
+      assignee: memberIdSchema
+        .optional()
+        .describe('Member id to assign the task to, as listed by members_list.'),
       labels: labelsSchema.optional(),
       due: dueSchema.optional(),
     }),

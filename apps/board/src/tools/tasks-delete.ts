@@ -19,7 +19,10 @@ export function tasksDeleteTool(services: BoardServices) {
     permission: 'tasks:delete',
     handler: async (args, ctx) => {
       const task = await services.tasks.delete(ctx, args.ref);
-      return { text: `Deleted ${task.ref} "${task.title}". Its ref will not be reused.`, structuredContent: { task: taskData(task) } };
+      return {
+        text: `Deleted ${task.ref} "${task.title}". Its ref will not be reused.`,
+        structuredContent: { task: taskData(task) },
+      };
     },
   });
 }

@@ -21,7 +21,9 @@ export function tasksGetTool(services: BoardServices) {
       const { task, comments, history } = await services.tasks.get(ref);
       const lines = [taskLine(task)];
       if (task.description !== '') lines.push(`Description: ${task.description}`);
-      lines.push(`${comments.length} comment${comments.length === 1 ? '' : 's'}, ${history.length} history entries.`);
+      lines.push(
+        `${comments.length} comment${comments.length === 1 ? '' : 's'}, ${history.length} history entries.`,
+      );
       for (const c of comments) lines.push(`- ${c.authorId} at ${c.createdAt}: ${c.body}`);
       return {
         text: lines.join('\n'),

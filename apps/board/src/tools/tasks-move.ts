@@ -17,12 +17,17 @@ export function tasksMoveTool(services: BoardServices) {
       'Moves one task to another status column: todo, doing, review or done. Pass its `ref` (like T-12) and the ' +
       'new `status`; moving a task to the status it already has changes nothing, so repeating the call is safe. ' +
       'To edit title, description, labels or due date use tasks_update; to change the assignee use tasks_assign.',
-    input: z.strictObject({ ref: refSchema, status: statusSchema.describe('The new status: todo, doing, review or done.') }),
+    input: z.strictObject({
+      ref: refSchema,
+      status: statusSchema.describe('The new status: todo, doing, review or done.'),
+    }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     permission: 'tasks:move',
     handler: async (args, ctx) => {
       const { task, changed } = await services.tasks.move(ctx, args.ref, args.status);
-      const text = changed ? `Moved ${taskLine(task)}.` : `${task.ref} was already ${task.status}; nothing changed.`;
+      const text = changed
+        ? `Moved ${taskLine(task)}.`
+        : `${task.ref} was already ${task.status}; nothing changed.`;
       return { text, structuredContent: { task: taskData(task), changed } };
     },
   });

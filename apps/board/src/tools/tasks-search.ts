@@ -17,15 +17,32 @@ export function tasksSearchTool(services: BoardServices) {
       '`offset` from the previous answer for the next page. Answers each task with its ref, status, title, ' +
       'assignee and version. To read one task in full with comments and history use tasks_get.',
     input: z.strictObject({
-      query: z.string().min(1).max(200).optional().describe('Text to look for in titles and descriptions, 1-200 characters.'),
+      query: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('Text to look for in titles and descriptions, 1-200 characters.'),
       status: statusSchema.optional(),
       assignee: z
         .union([memberIdSchema, z.literal('none')])
         .optional()
         .describe('Only tasks assigned to this member id, or "none" for unassigned tasks.'),
       label: labelSchema.optional().describe('Only tasks carrying this label.'),
-      limit: z.number().int().min(1).max(50).default(20).describe('How many tasks per page, 1 to 50 (default 20).'),
-      offset: z.number().int().min(0).max(100_000).default(0).describe('How many matching tasks to skip (default 0).'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .default(20)
+        .describe('How many tasks per page, 1 to 50 (default 20).'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000)
+        .default(0)
+        .describe('How many matching tasks to skip (default 0).'),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     permission: 'board:read',
@@ -43,10 +60,17 @@ export function tasksSearchTool(services: BoardServices) {
         total === 0
           ? 'No task matches. Try fewer filters or another query; tasks_create adds a task.'
           : `${total} task${total === 1 ? '' : 's'} match; showing ${tasks.length} from offset ${args.offset}.`;
-      const more = nextOffset === null ? '' : `\nMore results: call tasks_search again with offset ${nextOffset}.`;
+      const more =
+        nextOffset === null ? '' : `\nMore results: call tasks_search again with offset ${nextOffset}.`;
       return {
         text: [head, ...tasks.map(taskLine)].join('\n') + more,
-        structuredContent: { tasks: tasks.map(taskData), total, offset: args.offset, limit: args.limit, nextOffset },
+        structuredContent: {
+          tasks: tasks.map(taskData),
+          total,
+          offset: args.offset,
+          limit: args.limit,
+          nextOffset,
+        },
       };
     },
   });

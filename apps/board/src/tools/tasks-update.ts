@@ -2,7 +2,14 @@
 import * as z from 'zod';
 import { defineTool } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
-import { descriptionSchema, dueSchema, labelsSchema, refSchema, titleSchema, versionSchema } from './schemas.ts';
+import {
+  descriptionSchema,
+  dueSchema,
+  labelsSchema,
+  refSchema,
+  titleSchema,
+  versionSchema,
+} from './schemas.ts';
 import { taskData, taskLine } from './render.ts';
 
 /**
@@ -36,7 +43,9 @@ export function tasksUpdateTool(services: BoardServices) {
         ...(args.labels === undefined ? {} : { labels: [...new Set(args.labels)] }),
         ...(args.due === undefined ? {} : { due: args.due }),
       });
-      const text = changed ? `Updated ${taskLine(task)}.` : `Nothing to change: ${taskLine(task)} already has these values.`;
+      const text = changed
+        ? `Updated ${taskLine(task)}.`
+        : `Nothing to change: ${taskLine(task)} already has these values.`;
       return { text, structuredContent: { task: taskData(task), changed } };
     },
   });

@@ -18,10 +18,16 @@ export async function logCommand(args: readonly string[], io: CliIo): Promise<nu
     ...DATA_DIR_OPTION,
   });
   if (parsed.values['help'] === true) return 'help';
-  const limit = typeof parsed.values['limit'] === 'string' ? integerFlag('log', '--limit', parsed.values['limit'], 1, 10_000) : 50;
+  const limit =
+    typeof parsed.values['limit'] === 'string'
+      ? integerFlag('log', '--limit', parsed.values['limit'], 1, 10_000)
+      : 50;
   const member = parsed.values['member'];
   const tool = parsed.values['tool'];
-  const board = createBoardServer({ dataDir: resolveDataDir(parsed.values['data-dir'], io), logger: silentLogger() });
+  const board = createBoardServer({
+    dataDir: resolveDataDir(parsed.values['data-dir'], io),
+    logger: silentLogger(),
+  });
   try {
     const entries = board.callLog.recent({
       limit,
@@ -30,7 +36,17 @@ export async function logCommand(args: readonly string[], io: CliIo): Promise<nu
     });
     io.out(['time', 'member', 'tool', 'outcome', 'code', 'duration', 'correlation'].join('\t'));
     for (const e of entries) {
-      io.out([e.at, e.memberId ?? '-', e.tool, e.outcome, e.code ?? '-', `${e.durationMs}ms`, e.correlationId].join('\t'));
+      io.out(
+        [
+          e.at,
+          e.memberId ?? '-',
+          e.tool,
+          e.outcome,
+          e.code ?? '-',
+          `${e.durationMs}ms`,
+          e.correlationId,
+        ].join('\t'),
+      );
     }
     return 0;
   } finally {

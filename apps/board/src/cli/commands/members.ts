@@ -13,16 +13,31 @@ import { UsageError } from '../usage-error.ts';
 import { silentLogger } from '../silent-logger.ts';
 
 /** Runs a `members` subcommand; returns the exit code or `'help'`. */
-export async function membersCommand(sub: string | undefined, args: readonly string[], io: CliIo): Promise<number | 'help'> {
+export async function membersCommand(
+  sub: string | undefined,
+  args: readonly string[],
+  io: CliIo,
+): Promise<number | 'help'> {
   const name = `members ${sub ?? ''}`.trim();
   const spec = {
-    add: { options: { name: { type: 'string' }, kind: { type: 'string' }, role: { type: 'string' }, ...DATA_DIR_OPTION }, positionals: 0 },
+    add: {
+      options: {
+        name: { type: 'string' },
+        kind: { type: 'string' },
+        role: { type: 'string' },
+        ...DATA_DIR_OPTION,
+      },
+      positionals: 0,
+    },
     role: { options: { ...DATA_DIR_OPTION }, positionals: 2 },
     revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1 },
     list: { options: { ...DATA_DIR_OPTION }, positionals: 0 },
   } as const;
   if (sub === undefined || sub === '--help' || sub === '-h') return 'help';
-  if (!(sub in spec)) throw new UsageError(`recourse-board members: unknown subcommand ${JSON.stringify(sub)}; expected add, role, revoke or list.`);
+  if (!(sub in spec))
+    throw new UsageError(
+      `recourse-board members: unknown subcommand ${JSON.stringify(sub)}; expected add, role, revoke or list.`,
+    );
   const { options, positionals } = spec[sub as keyof typeof spec];
   const parsed = parseCommand(name, args, options, positionals);
   if (parsed.values['help'] === true) return 'help';
@@ -33,7 +48,10 @@ export async function membersCommand(sub: string | undefined, args: readonly str
   let input: { name: string; kind: (typeof MEMBER_KINDS)[number]; role: (typeof ROLES)[number] } | undefined;
   if (sub === 'add') {
     const memberName = requireFlag(name, parsed, 'name', 'a display name');
-    if (memberName.length > 100) throw new UsageError(`recourse-board ${name}: --name is ${memberName.length} characters; expected at most 100.`);
+    if (memberName.length > 100)
+      throw new UsageError(
+        `recourse-board ${name}: --name is ${memberName.length} characters; expected at most 100.`,
+      );
     input = {
       name: memberName,
       kind: oneOf(name, '--kind', requireFlag(name, parsed, 'kind', 'person or assistant'), MEMBER_KINDS),
@@ -42,7 +60,10 @@ export async function membersCommand(sub: string | undefined, args: readonly str
   }
   const newRole = sub === 'role' ? oneOf(name, 'ROLE', parsed.positionals[1] ?? '', ROLES) : undefined;
 
-  const board = createBoardServer({ dataDir: resolveDataDir(parsed.values['data-dir'], io), logger: silentLogger() });
+  const board = createBoardServer({
+    dataDir: resolveDataDir(parsed.values['data-dir'], io),
+    logger: silentLogger(),
+  });
   try {
     const members = board.services.members;
     if (input) {
@@ -56,7 +77,16 @@ export async function membersCommand(sub: string | undefined, args: readonly str
       io.out(`${member.id} ${member.name} is revoked; their tokens no longer work.`);
     } else {
       for (const m of await members.list()) {
-        io.out([m.id, m.name, m.kind, m.role, m.createdAt, m.revokedAt === null ? 'active' : `revoked ${m.revokedAt}`].join('\t'));
+        io.out(
+          [
+            m.id,
+            m.name,
+            m.kind,
+            m.role,
+            m.createdAt,
+            m.revokedAt === null ? 'active' : `revoked ${m.revokedAt}`,
+          ].join('\t'),
+        );
       }
     }
     return 0;

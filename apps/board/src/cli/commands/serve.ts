@@ -13,10 +13,17 @@ import { integerFlag, parseCommand } from '../parse.ts';
 
 /** Runs `serve` until a stop is requested; returns the exit code. */
 export async function serveCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
-  const parsed = parseCommand('serve', args, { host: { type: 'string' }, port: { type: 'string' }, ...DATA_DIR_OPTION });
+  const parsed = parseCommand('serve', args, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    ...DATA_DIR_OPTION,
+  });
   if (parsed.values['help'] === true) return 'help';
   const host = typeof parsed.values['host'] === 'string' ? parsed.values['host'] : '127.0.0.1';
-  const port = typeof parsed.values['port'] === 'string' ? integerFlag('serve', '--port', parsed.values['port'], 0, 65535) : 3333;
+  const port =
+    typeof parsed.values['port'] === 'string'
+      ? integerFlag('serve', '--port', parsed.values['port'], 0, 65535)
+      : 3333;
   const dataDir = resolveDataDir(parsed.values['data-dir'], io);
 
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
@@ -36,9 +43,13 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     io.out(`Recourse Board listening on ${http.url}`);
     io.out(`Data directory: ${dataDir}`);
     if (first) {
-      io.out(`First start: created owner ${first.member.name} (${first.member.id}). Owner token (shown only once, keep it safe):`);
+      io.out(
+        `First start: created owner ${first.member.name} (${first.member.id}). Owner token (shown only once, keep it safe):`,
+      );
       io.out(first.token);
-      io.out(`Use it as "Authorization: Bearer <token>" with your MCP client, or RECOURSE_TOKEN=<token> recourse-board stdio.`);
+      io.out(
+        `Use it as "Authorization: Bearer <token>" with your MCP client, or RECOURSE_TOKEN=<token> recourse-board stdio.`,
+      );
     }
     const signal = await io.stopRequested;
     io.err(`Received ${signal}; shutting down.`);

@@ -17,17 +17,25 @@ export async function stdioCommand(args: readonly string[], io: CliIo): Promise<
   if (parsed.values['help'] === true) return 'help';
   const token = io.env['RECOURSE_TOKEN'];
   if (token === undefined || token === '') {
-    throw new UsageError('recourse-board stdio: RECOURSE_TOKEN is not set; set it to a member token (recourse-board tokens create).');
+    throw new UsageError(
+      'recourse-board stdio: RECOURSE_TOKEN is not set; set it to a member token (recourse-board tokens create).',
+    );
   }
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
   const board = createBoardServer({ dataDir: resolveDataDir(parsed.values['data-dir'], io), logger });
   try {
     const verified = await board.verifier.verify(token);
     if (!verified.ok) {
-      io.err(`recourse-board stdio: the token in RECOURSE_TOKEN was refused (${verified.reason}); create a new one with "recourse-board tokens create".`);
+      io.err(
+        `recourse-board stdio: the token in RECOURSE_TOKEN was refused (${verified.reason}); create a new one with "recourse-board tokens create".`,
+      );
       return 1;
     }
-    const host = await startStdioHost({ factory: board.server.createMcpServer, principal: verified.principal, logger });
+    const host = await startStdioHost({
+      factory: board.server.createMcpServer,
+      principal: verified.principal,
+      logger,
+    });
     await Promise.race([host.closed, io.stopRequested]);
     await host.close();
     return 0;

@@ -11,26 +11,42 @@ import { UsageError } from '../usage-error.ts';
 import { silentLogger } from '../silent-logger.ts';
 
 /** Runs a `tokens` subcommand; returns the exit code or `'help'`. */
-export async function tokensCommand(sub: string | undefined, args: readonly string[], io: CliIo): Promise<number | 'help'> {
+export async function tokensCommand(
+  sub: string | undefined,
+  args: readonly string[],
+  io: CliIo,
+): Promise<number | 'help'> {
   const name = `tokens ${sub ?? ''}`.trim();
   const spec = {
-    create: { options: { member: { type: 'string' }, 'expires-in': { type: 'string' }, ...DATA_DIR_OPTION }, positionals: 0 },
+    create: {
+      options: { member: { type: 'string' }, 'expires-in': { type: 'string' }, ...DATA_DIR_OPTION },
+      positionals: 0,
+    },
     revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1 },
     list: { options: { ...DATA_DIR_OPTION }, positionals: 0 },
   } as const;
   if (sub === undefined || sub === '--help' || sub === '-h') return 'help';
-  if (!(sub in spec)) throw new UsageError(`recourse-board tokens: unknown subcommand ${JSON.stringify(sub)}; expected create, revoke or list.`);
+  if (!(sub in spec))
+    throw new UsageError(
+      `recourse-board tokens: unknown subcommand ${JSON.stringify(sub)}; expected create, revoke or list.`,
+    );
   const { options, positionals } = spec[sub as keyof typeof spec];
   const parsed = parseCommand(name, args, options, positionals);
   if (parsed.values['help'] === true) return 'help';
   if (parsed.positionals.length < positionals) {
-    throw new UsageError(`recourse-board ${name}: missing TOKEN_ID|PREFIX. Run "recourse-board ${name} --help".`);
+    throw new UsageError(
+      `recourse-board ${name}: missing TOKEN_ID|PREFIX. Run "recourse-board ${name} --help".`,
+    );
   }
-  const member = sub === 'create' ? requireFlag(name, parsed, 'member', 'a member id like m_3kq9x7d2bz4w') : undefined;
+  const member =
+    sub === 'create' ? requireFlag(name, parsed, 'member', 'a member id like m_3kq9x7d2bz4w') : undefined;
   const expires = parsed.values['expires-in'];
   const expiresInMs = typeof expires === 'string' ? durationFlag(name, '--expires-in', expires) : undefined;
 
-  const board = createBoardServer({ dataDir: resolveDataDir(parsed.values['data-dir'], io), logger: silentLogger() });
+  const board = createBoardServer({
+    dataDir: resolveDataDir(parsed.values['data-dir'], io),
+    logger: silentLogger(),
+  });
   try {
     const tokens = board.services.tokens;
     if (member !== undefined) {
@@ -45,7 +61,16 @@ export async function tokensCommand(sub: string | undefined, args: readonly stri
       io.out(`Revoked token ${record.id} (${record.prefix}…) of member ${record.memberId}.`);
     } else {
       for (const t of await tokens.list()) {
-        io.out([t.id, `${t.prefix}…`, t.memberId, t.createdAt, t.expiresAt ?? 'no-expiry', t.revokedAt === null ? 'active' : `revoked ${t.revokedAt}`].join('\t'));
+        io.out(
+          [
+            t.id,
+            `${t.prefix}…`,
+            t.memberId,
+            t.createdAt,
+            t.expiresAt ?? 'no-expiry',
+            t.revokedAt === null ? 'active' : `revoked ${t.revokedAt}`,
+          ].join('\t'),
+        );
       }
     }
     return 0;
