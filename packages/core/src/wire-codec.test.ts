@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURE_META_KEY, decodeFailure, encodeFailure } from './wire-codec.ts';
-import { notFound, permissionDenied, rateLimited } from './failure-helpers.ts';
+import { internalFailure, notFound, permissionDenied, rateLimited } from './failure-helpers.ts';
 import type { FailureData } from './failure.ts';
 
 describe('encodeFailure', () => {
@@ -45,6 +45,27 @@ describe('encodeFailure', () => {
     expect(result._meta[FAILURE_META_KEY]).not.toHaveProperty('received');
     expect(result.content[0].text).toContain('T-3');
     expect(result.content[0].text).toContain('Wait 2 s and try again.');
+  });
+});
+
+describe('encodeFailure of an internal failure', () => {
+  it('carries nothing of the original error, only the correlation id', () => {
+    const cause = new Error(
+      'insert failed: SQLITE_BUSY at /srv/board/.data/board.sqlite (host db-1.internal)',
+    );
+    const result = encodeFailure(
+      internalFailure({ tool: 'tasks_create', correlationId: 'c_AbCdEfGhIjKlMnOpQrStUv', cause }).failure,
+    );
+    const wire = JSON.stringify(result);
+    for (const leak of ['SQLITE', 'board.sqlite', 'db-1', 'insert failed']) expect(wire).not.toContain(leak);
+    expect(result.content[0].text).toBe(
+      'The server failed while running tasks_create. Nothing was changed. Retrying unchanged will not help. The server logged this failure as c_AbCdEfGhIjKlMnOpQrStUv; quote it when reporting the problem.',
+    );
+    expect(decodeFailure(result)).toMatchObject({
+      category: 'internal',
+      code: 'INTERNAL_ERROR',
+      retryable: false,
+    });
   });
 });
 
