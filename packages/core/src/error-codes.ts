@@ -33,10 +33,13 @@ export const LEGACY_ERROR_CODES = {
 export const RECOURSE_ERROR_CODES = {
   Unauthorized: -31401,
   Forbidden: -31403,
+  NotFound: -31404,
+  MethodNotAllowed: -31405,
   NotAcceptable: -31406,
   PayloadTooLarge: -31413,
   UnsupportedMediaType: -31415,
   TooManyRequests: -31429,
+  Unavailable: -31503,
 } as const;
 
 /** Where a code comes from. */
@@ -154,6 +157,24 @@ const KNOWN = new Map<number, Entry>([
     },
   ],
   [
+    -31404,
+    {
+      name: 'NotFound',
+      origin: 'recourse',
+      meaning: 'Nothing is served at the requested HTTP path; the MCP endpoint is elsewhere.',
+      httpStatus: 404,
+    },
+  ],
+  [
+    -31405,
+    {
+      name: 'MethodNotAllowed',
+      origin: 'recourse',
+      meaning: 'The HTTP method is not served at this path; the MCP endpoint takes POST.',
+      httpStatus: 405,
+    },
+  ],
+  [
     -31406,
     {
       name: 'NotAcceptable',
@@ -187,6 +208,15 @@ const KNOWN = new Map<number, Entry>([
       origin: 'recourse',
       meaning: 'Too many requests; wait for the time in Retry-After.',
       httpStatus: 429,
+    },
+  ],
+  [
+    -31503,
+    {
+      name: 'Unavailable',
+      origin: 'recourse',
+      meaning: 'The server could not check the request (e.g. its token store failed); wait for Retry-After.',
+      httpStatus: 503,
     },
   ],
 ]);

@@ -2,8 +2,7 @@
  * JSON-RPC error codes the HTTP host uses for its own transport-level refusals.
  *
  * They sit outside the JSON-RPC reserved range (-32768…-32000) and echo the HTTP status they travel with.
- * The registry of record is `RECOURSE_ERROR_CODES` in `@recourse/core`; `NotFound`, `MethodNotAllowed` and
- * `Unavailable` are not listed there yet and stand here as literals of the same pattern until it lists them.
+ * The registry of record is `RECOURSE_ERROR_CODES` in `@recourse/core`.
  *
  * @packageDocumentation
  */
@@ -15,18 +14,18 @@ export const HOST_REFUSAL_CODES = {
   Unauthorized: RECOURSE_ERROR_CODES.Unauthorized,
   /** HTTP 403: foreign `Host` or `Origin` header (DNS-rebinding protection). */
   Forbidden: RECOURSE_ERROR_CODES.Forbidden,
-  /** HTTP 404: no resource at the requested path (not yet in the core registry). */
-  NotFound: -31404,
-  /** HTTP 405: HTTP method not served at the path (not yet in the core registry). */
-  MethodNotAllowed: -31405,
+  /** HTTP 404: no resource at the requested path. */
+  NotFound: RECOURSE_ERROR_CODES.NotFound,
+  /** HTTP 405: HTTP method not served at the path. */
+  MethodNotAllowed: RECOURSE_ERROR_CODES.MethodNotAllowed,
   /** HTTP 413: request body over the size limit. */
   PayloadTooLarge: RECOURSE_ERROR_CODES.PayloadTooLarge,
   /** HTTP 415: request body is not `application/json`. */
   UnsupportedMediaType: RECOURSE_ERROR_CODES.UnsupportedMediaType,
   /** HTTP 429: too many requests from one client address. */
   TooManyRequests: RECOURSE_ERROR_CODES.TooManyRequests,
-  /** HTTP 503: the token verifier failed; the request was not served (not yet in the core registry). */
-  Unavailable: -31503,
+  /** HTTP 503: the token verifier failed; the request was not served. */
+  Unavailable: RECOURSE_ERROR_CODES.Unavailable,
 } as const;
 
 /** JSON-RPC codes for malformed bodies, as the specification defines them. */
