@@ -13,12 +13,14 @@ import {
 } from '../apps/board/src/testing/board-host.ts';
 
 const TOOL_NAMES = [
+  'board_export',
   'members_list',
   'tasks_assign',
   'tasks_comment',
   'tasks_create',
   'tasks_delete',
   'tasks_get',
+  'tasks_import',
   'tasks_move',
   'tasks_search',
   'tasks_update',
@@ -142,6 +144,32 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     });
     expect(textOf(commented)).toContain(task.ref);
 
+    const imported = await owner.callTool({
+      name: 'tasks_import',
+      arguments: {
+        tasks: [
+          { title: `Imported ${era} one` },
+          { title: `Imported ${era} two`, assignee: tb.members.viewer.id },
+        ],
+        idempotencyKey: `import-${era}-0001`,
+      },
+    });
+    const importedTasks = (
+      imported.structuredContent as { tasks: { ref: string; assignee: string | null }[] }
+    ).tasks;
+    expect(importedTasks).toHaveLength(2);
+    expect(importedTasks[1]?.assignee).toBe(tb.members.viewer.id);
+
+    const exported = await owner.callTool({ name: 'board_export', arguments: { limit: 200 } });
+    const dump = exported.structuredContent as {
+      tasks: { ref: string; comments: unknown[] }[];
+      members: unknown[];
+    };
+    expect(dump.tasks.find((t) => t.ref === task.ref)?.comments).toHaveLength(1);
+    expect(dump.tasks.map((t) => t.ref)).toEqual(expect.arrayContaining(importedTasks.map((t) => t.ref)));
+    expect(dump.members.length).toBeGreaterThanOrEqual(4);
+    expect(JSON.stringify(dump)).not.toMatch(/rbt_/);
+
     const deleted = await owner.callTool({ name: 'tasks_delete', arguments: { ref: task.ref } });
     expect(deleted.isError).toBeFalsy();
     const gone = await owner.callTool({ name: 'tasks_get', arguments: { ref: task.ref } });
@@ -243,6 +271,28 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     expect(text).toMatch(/owner, maintainer/);
     expect(failureMetaOf(result)).toMatchObject({ category: 'permission', changed: false });
     expect(counts()).toEqual(before);
+  });
+
+  it('imports all or nothing: an unknown assignee names the item and members_list', async () => {
+    const before = counts();
+    const result = await owner.callTool({
+      name: 'tasks_import',
+      arguments: { tasks: [{ title: 'Fine' }, { title: 'Broken', assignee: 'm_nobody99' }] },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('tasks[1].assignee');
+    expect(textOf(result)).toContain('members_list');
+    expect(failureMetaOf(result)).toMatchObject({
+      category: 'not_found',
+      code: 'MEMBER_NOT_FOUND',
+      changed: false,
+    });
+    expect(counts()).toEqual(before);
+    const refused = await contributor.callTool({ name: 'board_export', arguments: {} });
+    expect(failureMetaOf(refused)).toMatchObject({
+      category: 'permission',
+      permission: { missing: 'board:export', role: 'contributor', grantedTo: ['owner', 'maintainer'] },
+    });
   });
 
   it('refuses a stale expectedVersion with a conflict giving the current version and tasks_get', async () => {

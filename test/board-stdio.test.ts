@@ -53,7 +53,7 @@ describe.each(['modern', 'legacy'] as Era[])('board over stdio, %s client', (era
     const client = await spawnClient(era, ownerToken);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(10);
+      expect(tools).toHaveLength(12);
       const who = await client.callTool({ name: 'whoami', arguments: {} });
       expect(who.structuredContent).toMatchObject({ memberId: ownerId, role: 'owner', kind: 'assistant' });
       expect(textOf(await client.callTool({ name: 'members_list', arguments: {} }))).toContain(
@@ -87,6 +87,13 @@ describe.each(['modern', 'legacy'] as Era[])('board over stdio, %s client', (era
         arguments: { ref, body: 'from stdio' },
       });
       expect(comment.isError).toBeFalsy();
+      const imported = await client.callTool({
+        name: 'tasks_import',
+        arguments: { tasks: [{ title: `imported ${era}` }] },
+      });
+      expect(textOf(imported)).toMatch(/^Imported 1 task as T-\d+\.$/);
+      const exported = await client.callTool({ name: 'board_export', arguments: {} });
+      expect(JSON.stringify(exported.structuredContent)).toContain('from stdio');
       const deleted = await client.callTool({ name: 'tasks_delete', arguments: { ref } });
       expect(deleted.isError).toBeFalsy();
 

@@ -129,6 +129,34 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
     return requireTask(tx, task.ref);
   }
 
+  /** Inserts a new task at version 1 with the next ref, and its `created` history entry. */
+  async function insertNewTask(
+    tx: BoardTx,
+    actorId: string,
+    input: NewTask,
+    assignee: string | null,
+    at: string,
+  ): Promise<Task> {
+    const task: Task = {
+      ref: taskRef(await tx.nextTaskNumber()),
+      title: input.title,
+      description: input.description ?? '',
+      status: input.status ?? 'todo',
+      assignee,
+      labels: [...new Set(input.labels ?? [])],
+      due: input.due ?? null,
+      version: 1,
+      createdBy: actorId,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await tx.insertTask(task);
+    await tx.insertHistory([
+      { ref: task.ref, memberId: actorId, action: 'created', field: null, from: null, to: task.title, at },
+    ]);
+    return task;
+  }
+
   return {
     /** Finds tasks; `total` counts all matches, `tasks` holds one page. */
     search(query: TaskQuery) {
@@ -161,32 +189,7 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
       return ctx.commit(() =>
         store.transaction(async (tx) => {
           if (assignee !== null) await requireActiveMember(tx, assignee, 'assignee');
-          const at = now();
-          const task: Task = {
-            ref: taskRef(await tx.nextTaskNumber()),
-            title: input.title,
-            description: input.description ?? '',
-            status: input.status ?? 'todo',
-            assignee,
-            labels: [...new Set(input.labels ?? [])],
-            due: input.due ?? null,
-            version: 1,
-            createdBy: actor.memberId,
-            createdAt: at,
-            updatedAt: at,
-          };
-          await tx.insertTask(task);
-          await tx.insertHistory([
-            {
-              ref: task.ref,
-              memberId: actor.memberId,
-              action: 'created',
-              field: null,
-              from: null,
-              to: task.title,
-              at,
-            },
-          ]);
+          const task = await insertNewTask(tx, actor.memberId, input, assignee, now());
           return task;
         }, ctx.signal),
       );
@@ -220,6 +223,30 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
         }, ctx.signal),
       );
       return { task, changed: true };
+    },
+
+    /**
+     * Creates many tasks at once, all or none, each with a fresh ref (refs are never reused).
+     * Fails with `MEMBER_NOT_FOUND` (naming `tasks[i].assignee`) before anything is written.
+     */
+    async importTasks(ctx: WriteContext, inputs: readonly NewTask[]): Promise<Task[]> {
+      const check = async (reader: Pick<BoardStore | BoardTx, 'getMember'>) => {
+        for (const [i, input] of inputs.entries()) {
+          if (input.assignee) await requireActiveMember(reader, input.assignee, `tasks[${i}].assignee`);
+        }
+      };
+      await check(store);
+      return ctx.commit(() =>
+        store.transaction(async (tx) => {
+          await check(tx);
+          const at = now();
+          const tasks: Task[] = [];
+          for (const input of inputs) {
+            tasks.push(await insertNewTask(tx, ctx.principal.memberId, input, input.assignee ?? null, at));
+          }
+          return tasks;
+        }, ctx.signal),
+      );
     },
 
     /** Sets a task's status; a no-op when it already has it. Fails with `TASK_NOT_FOUND`, `PERMISSION_CONDITION_UNMET`. */

@@ -5,12 +5,14 @@
  */
 import type { ToolDefinition } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
+import { boardExportTool } from './board-export.ts';
 import { membersListTool } from './members-list.ts';
 import { tasksAssignTool } from './tasks-assign.ts';
 import { tasksCommentTool } from './tasks-comment.ts';
 import { tasksCreateTool } from './tasks-create.ts';
 import { tasksDeleteTool } from './tasks-delete.ts';
 import { tasksGetTool } from './tasks-get.ts';
+import { tasksImportTool } from './tasks-import.ts';
 import { tasksMoveTool } from './tasks-move.ts';
 import { tasksSearchTool } from './tasks-search.ts';
 import { tasksUpdateTool } from './tasks-update.ts';
@@ -29,6 +31,8 @@ export function boardTools(services: BoardServices): ToolDefinition[] {
     tasksAssignTool(services),
     tasksCommentTool(services),
     tasksDeleteTool(services),
+    boardExportTool(services),
+    tasksImportTool(services),
   ];
   return tools;
 }
