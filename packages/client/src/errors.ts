@@ -120,7 +120,9 @@ export class ProtocolCallError extends RecourseCallError {
     this.data = init.data;
     this.httpStatus = init.httpStatus;
     this.notFound = init.rpcCode === -32002;
-    this.retryAfterMs = init.retryAfterMs;
+    const dataWait = (init.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+    this.retryAfterMs =
+      init.retryAfterMs ?? (typeof dataWait === 'number' && dataWait >= 0 ? dataWait : undefined);
   }
 
   get retryable(): boolean {

@@ -92,7 +92,7 @@ function requestedVersion(req: IncomingMessage, rpc: RpcShape | undefined): stri
 /** Starts a fault-injection MCP server on loopback. Tools: `echo`, `search`, `search_mirror`, `record`, `record_once`. */
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
   const state = createFaultState();
-  let accepted = options.acceptVersions;
+  state.acceptedVersions = options.acceptVersions;
   const handler = createMcpHandler(() => createFaultMcpServer(state));
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -108,6 +108,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     }
     if (rpc?.method === 'notifications/cancelled') cancelInflight(rpc);
     const version = requestedVersion(req, rpc);
+    const accepted = state.acceptedVersions;
     if (accepted && rpc?.method !== 'initialize' && version !== undefined && !accepted.includes(version)) {
       const message = `Unsupported protocol version: ${version}`;
       return rpcError(res, 400, rpc?.id, -32022, message, { supported: accepted, requested: version });
@@ -228,7 +229,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     state,
     inject: (tool, ...faults) => state.script.push(tool, ...faults),
     setAcceptedVersions: (versions) => {
-      accepted = versions;
+      state.acceptedVersions = versions;
     },
     executions: (tool) => state.executions.filter((e) => tool === undefined || e.tool === tool),
     requests: (tool) => state.requests.get(tool) ?? 0,

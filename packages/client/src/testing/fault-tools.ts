@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { FAILURE_META_KEY } from '@recourse/core';
+import { registerFaultControlTools } from './fault-control-tools.ts';
 import { FaultScript, isHttpLevelFault } from './fault-script.ts';
 import type { Fault } from './fault-script.ts';
 
@@ -36,6 +37,8 @@ export interface FaultServerState {
   readonly inflight: Map<string | number, AbortController>;
   /** First answers of `record_once`, by idempotency key. */
   readonly keyed: Map<string, string>;
+  /** Protocol versions the HTTP server accepts (undefined: all); others get -32022. */
+  acceptedVersions: readonly string[] | undefined;
   /** Fires when the server closes, ending hanging tools. */
   readonly closing: AbortController;
 }
@@ -50,6 +53,7 @@ export function createFaultState(): FaultServerState {
     keyed: new Map(),
     inflight: new Map(),
     closing: new AbortController(),
+    acceptedVersions: undefined,
   };
 }
 
@@ -166,10 +170,15 @@ async function underFault(
 /**
  * Builds a fresh SDK server with the fault tools, bound to shared `state`:
  * `echo` and `search`/`search_mirror` (read-only), `record` (a write that is not safe to repeat),
- * and `record_once` (a write that honours an `idempotencyKey` it advertises in `_meta`).
+ * and `record_once` (a write that honours an `idempotencyKey` it advertises in `_meta`); plus the control tools
+ * `fault_inject`, `fault_log` and `fault_versions` unless `control` is false.
  */
-export function createFaultMcpServer(state: FaultServerState): McpServer {
+export function createFaultMcpServer(
+  state: FaultServerState,
+  options: { control?: boolean } = {},
+): McpServer {
   const server = new McpServer({ name: 'recourse-fault-server', version: '0.1.0' });
+  if (options.control !== false) registerFaultControlTools(server, state);
   const keyed = state.keyed;
   const readOnly = { readOnlyHint: true, idempotentHint: true };
   server.registerTool(

@@ -12,3 +12,4 @@ export type { FaultCancellation, FaultExecution, FaultServerState } from './faul
 export { inMemoryFaultTarget } from './in-memory-target.ts';
 export { startFlakyProxy } from './flaky-proxy.ts';
 export type { FlakyProxy, FlakyProxyOptions, ProxiedRequest, ProxyAction } from './flaky-proxy.ts';
+export { faultSchema, registerFaultControlTools } from './fault-control-tools.ts';

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { encodeFailure } from '@recourse/core';
+import { classifyResult, classifyThrown, parseRpcErrorBody } from './classify.ts';
+import type { AttemptContext } from './classify.ts';
+
+const ctx: AttemptContext = {
+  server: 's',
+  tool: 'tasks_get',
+  abortCause: undefined,
+  exchange: undefined,
+  deadlineMs: 1000,
+};
+
+describe('classifyThrown', () => {
+  it('reads a JSON-RPC error hidden in an SdkHttpError body as a protocol error with its HTTP status', () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32601, message: 'Method not found' },
+    });
+    const error = classifyThrown(
+      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing', {
+        status: 404,
+        statusText: 'Not Found',
+        text: body,
+      }),
+      ctx,
+    );
+    expect(error).toMatchObject({
+      kind: 'protocol',
+      rpcCode: -32601,
+      httpStatus: 404,
+      message: 'Method not found',
+    });
+  });
+
+  it('keeps a remote ProtocolError remote, with code and data', () => {
+    const error = classifyThrown(new ProtocolError(-32602, 'Unknown tool: x', { tool: 'x' }), ctx);
+    expect(error).toMatchObject({ kind: 'protocol', rpcCode: -32602, data: { tool: 'x' }, notFound: false });
+    expect(classifyThrown(new ProtocolError(-32002, 'Resource not found'), ctx)).toMatchObject({
+      notFound: true,
+    });
+  });
+
+  it('takes the wait from data.retryAfterMs or the Retry-After header', () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -31429, message: 'Too many', data: { retryAfterMs: 2500 } },
+    });
+    const fromData = classifyThrown(
+      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'x', { status: 429, text: body }),
+      ctx,
+    );
+    expect(fromData).toMatchObject({ retryAfterMs: 2500, retryable: true });
+    const fromHeader = classifyThrown(
+      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'x', { status: 503, text: 'busy' }),
+      {
+        ...ctx,
+        exchange: { mayHaveReachedServer: true, observed: true, status: 503, retryAfterMs: 4000 },
+      },
+    );
+    expect(fromHeader).toMatchObject({
+      kind: 'local',
+      reason: 'transport',
+      httpStatus: 503,
+      retryAfterMs: 4000,
+      mayHaveReachedServer: false,
+    });
+  });
+
+  it('tells a deadline from a user abort even though the SDK reports both as REQUEST_TIMEOUT', () => {
+    const sdk = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
+    expect(classifyThrown(sdk, { ...ctx, abortCause: 'deadline' })).toMatchObject({
+      kind: 'local',
+      reason: 'timeout',
+      code: 'CALL_TIMEOUT',
+    });
+    expect(classifyThrown(sdk, { ...ctx, abortCause: 'user' })).toMatchObject({
+      kind: 'local',
+      reason: 'cancelled',
+      code: 'CALL_CANCELLED',
+    });
+  });
+
+  it('says whether a transport failure may have reached the server', () => {
+    const dropped = classifyThrown(new TypeError('fetch failed'), {
+      ...ctx,
+      exchange: { mayHaveReachedServer: true, observed: true },
+    });
+    expect(dropped).toMatchObject({ reason: 'transport', mayHaveReachedServer: true });
+    const refused = classifyThrown(new TypeError('fetch failed'), {
+      ...ctx,
+      exchange: { mayHaveReachedServer: false, observed: true },
+    });
+    expect(refused).toMatchObject({ reason: 'transport', mayHaveReachedServer: false });
+    const noConnection = classifyThrown(new TypeError('fetch failed'), {
+      ...ctx,
+      exchange: { mayHaveReachedServer: false, connectFailed: true },
+    });
+    expect(noConnection).toMatchObject({ mayHaveReachedServer: false });
+    const pipe = classifyThrown(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'), {
+      ...ctx,
+      exchange: { mayHaveReachedServer: false },
+    });
+    expect(pipe).toMatchObject({ mayHaveReachedServer: true });
+  });
+});
+
+describe('classifyResult', () => {
+  it('parses Recourse failure data, and guesses for foreign isError results', () => {
+    const ours = encodeFailure({
+      category: 'not_found',
+      code: 'TASK_NOT_FOUND',
+      message: 'No task T-9.',
+      retryable: false,
+      changed: false,
+    });
+    expect(classifyResult(ours, 's', 'tasks_get')).toMatchObject({
+      kind: 'tool',
+      category: 'not_found',
+      failure: { code: 'TASK_NOT_FOUND' },
+    });
+    const foreign = classifyResult(
+      { isError: true, content: [{ type: 'text', text: 'Too many requests, slow down.' }] },
+      's',
+      't',
+    );
+    expect(foreign).toMatchObject({ category: 'rate_limit', failure: undefined, retryable: true });
+    expect(classifyResult({ content: [{ type: 'text', text: 'fine' }] }, 's', 't')).toBeUndefined();
+  });
+});
+
+describe('parseRpcErrorBody', () => {
+  it('accepts only JSON-RPC error bodies', () => {
+    expect(
+      parseRpcErrorBody(
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"no","data":{"supported":["2026-07-28"]}}}',
+      ),
+    ).toEqual({
+      code: -32022,
+      message: 'no',
+      data: { supported: ['2026-07-28'] },
+    });
+    expect(parseRpcErrorBody('{"error":"invalid_token"}')).toBeUndefined();
+    expect(parseRpcErrorBody('<html>')).toBeUndefined();
+    expect(parseRpcErrorBody(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { observeExchange, observingFetch, parseRetryAfter } from './http-exchange.ts';
+import type { HttpExchange } from './http-exchange.ts';
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter('0')).toBe(0);
+    const now = Date.parse('2026-07-28T10:00:00Z');
+    expect(parseRetryAfter('Tue, 28 Jul 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});
+
+describe('observingFetch', () => {
+  it('records status and Retry-After of the attempt it runs in, and adds headers', async () => {
+    let sent: Headers | undefined;
+    const base = (_url: string | URL, init?: RequestInit): Promise<Response> => {
+      sent = new Headers(init?.headers);
+      return Promise.resolve(new Response('busy', { status: 503, headers: { 'retry-after': '2' } }));
+    };
+    const wrapped = observingFetch(base, { authorization: 'Bearer t' });
+    const exchange: HttpExchange = { mayHaveReachedServer: false };
+    await observeExchange(() => wrapped('http://127.0.0.1/mcp', { method: 'POST' }), exchange);
+    expect(exchange).toMatchObject({
+      observed: true,
+      mayHaveReachedServer: true,
+      status: 503,
+      retryAfterMs: 2000,
+    });
+    expect(sent?.get('authorization')).toBe('Bearer t');
+  });
+
+  it('marks a refused connection as not reached', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+    });
+    const wrapped = observingFetch(() => Promise.reject(refused), {});
+    const exchange: HttpExchange = { mayHaveReachedServer: false };
+    await expect(
+      observeExchange(() => wrapped('http://127.0.0.1/mcp', { method: 'POST' }), exchange),
+    ).rejects.toBe(refused);
+    expect(exchange).toMatchObject({ observed: true, mayHaveReachedServer: false });
+  });
+});
