@@ -21,6 +21,7 @@ import { sqliteRateLimitStoreFactory } from './kit/rate-limit-store.sqlite.ts';
 import { createBoardServices, type BoardServices } from './services/board-services.ts';
 import type { BoardStore } from './store/board-store.ts';
 import { createSqliteBoardStore } from './store/board-store.sqlite.ts';
+import { createSerialLock } from './store/serial-lock.ts';
 import { migrate } from './store/migrations.sqlite.ts';
 import { DATABASE_FILE, openDatabase } from './store/open-database.sqlite.ts';
 import { boardTools } from './tools/board-tools.ts';
@@ -84,11 +85,14 @@ export function openBoardDatabase(options: Pick<BoardServerOptions, 'dataDir' | 
  */
 export function createBoardServer(options: BoardServerOptions = {}): BoardServer {
   const db = openBoardDatabase(options);
-  const sqliteStore = createSqliteBoardStore(db);
+  // One connection, one writer at a time: the store's transactions stay open across awaits, so the kit's
+  // stores write inside the same lock.
+  const lock = createSerialLock();
+  const sqliteStore = createSqliteBoardStore(db, { lock });
   const store = options.wrapStore ? options.wrapStore(sqliteStore) : sqliteStore;
   const services = createBoardServices(store, options.now === undefined ? {} : { now: options.now });
-  const callLog = createSqliteCallLog(db);
-  const idempotency = createSqliteIdempotencyStore(db);
+  const callLog = createSqliteCallLog(db, { lock });
+  const idempotency = createSqliteIdempotencyStore(db, { lock });
   const logger = options.logger ?? pino({ name: BOARD_NAME }, pino.destination(2));
   const server = createRecourseServer({
     name: BOARD_NAME,
@@ -98,7 +102,7 @@ export function createBoardServer(options: BoardServerOptions = {}): BoardServer
     permissions: boardPermissions,
     logger,
     ...(options.defaultDeadlineMs === undefined ? {} : { defaultDeadlineMs: options.defaultDeadlineMs }),
-    rateLimit: { storeFactory: sqliteRateLimitStoreFactory(db), ...options.rateLimit },
+    rateLimit: { storeFactory: sqliteRateLimitStoreFactory(db, { lock }), ...options.rateLimit },
     idempotency: { store: idempotency },
     callLog,
   });

@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { CallLogEntry, CallLogSink } from '@recourse/server';
+import type { SerialLock } from '../store/serial-lock.ts';
 
 /** Filters for {@link SqliteCallLog.recent}. */
 export interface CallLogQuery {
@@ -17,8 +18,8 @@ export interface CallLogQuery {
 
 /** A call log in SQLite: `record` appends, `recent` reads newest first. */
 export interface SqliteCallLog extends CallLogSink {
-  /** Appends one entry synchronously. */
-  record(entry: CallLogEntry): void;
+  /** Appends one entry (inside the shared lock when one was given). */
+  record(entry: CallLogEntry): Promise<void>;
   recent(query?: CallLogQuery): CallLogEntry[];
 }
 
@@ -32,22 +33,31 @@ interface Row {
   correlation_id: string;
 }
 
-/** Creates the SQLite call log on a migrated board database. */
-export function createSqliteCallLog(db: Database): SqliteCallLog {
+/**
+ * Creates the SQLite call log on a migrated board database; `lock` is the lock shared by every writer of the
+ * connection (see `createSqliteBoardStore`), none by default.
+ */
+export function createSqliteCallLog(db: Database, options: { lock?: SerialLock } = {}): SqliteCallLog {
   const insert = db.prepare(
     'INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   return {
     record(entry) {
-      insert.run(
-        entry.at,
-        entry.memberId,
-        entry.tool,
-        entry.outcome,
-        entry.code,
-        Math.round(entry.durationMs),
-        entry.correlationId,
-      );
+      const write = () =>
+        insert.run(
+          entry.at,
+          entry.memberId,
+          entry.tool,
+          entry.outcome,
+          entry.code,
+          Math.round(entry.durationMs),
+          entry.correlationId,
+        );
+      if (!options.lock) {
+        write();
+        return Promise.resolve();
+      }
+      return options.lock.run(() => Promise.resolve().then(() => void write()));
     },
     recent(query = {}) {
       const where: string[] = [];

@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { IdempotencyClaim, IdempotencyStore, ToolSuccess } from '@recourse/server';
+import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
 
 interface Row {
   tool: string;
@@ -21,13 +22,16 @@ export interface SqliteIdempotencyStore extends IdempotencyStore {
 /**
  * Creates the store on a migrated board database. `claim` is atomic (one `INSERT … ON CONFLICT` in an
  * immediate transaction): of concurrent claims for one member and key exactly one is `claimed`. Expired
- * records count as absent and are purged every 256 claims. `now` defaults to `Date.now`.
+ * records count as absent and are purged every 256 claims. `now` defaults to `Date.now`. `lock` is the lock
+ * shared by every writer of the connection (see `createSqliteBoardStore`).
  */
 export function createSqliteIdempotencyStore(
   db: Database,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; lock?: SerialLock } = {},
 ): SqliteIdempotencyStore {
   const now = options.now ?? Date.now;
+  const lock = options.lock ?? createSerialLock();
+  const locked = <T>(fn: () => T): Promise<T> => lock.run(() => Promise.resolve().then(fn));
   const insert = db.prepare(
     `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at) VALUES (?, ?, ?, ?, NULL, ?)
      ON CONFLICT (member_id, key) DO UPDATE SET
@@ -64,16 +68,20 @@ export function createSqliteIdempotencyStore(
   return {
     claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {
       claims += 1;
-      if (claims % 256 === 0) purge.run(now());
-      return Promise.resolve(claimTx.immediate(memberId, key, tool, argsHash, ttlMs));
+      return locked(() => {
+        if (claims % 256 === 0) purge.run(now());
+        return claimTx.immediate(memberId, key, tool, argsHash, ttlMs);
+      });
     },
     complete(memberId, key, result) {
-      complete.run(JSON.stringify(result), memberId, key, now());
-      return Promise.resolve();
+      return locked(() => {
+        complete.run(JSON.stringify(result), memberId, key, now());
+      });
     },
     release(memberId, key) {
-      release.run(memberId, key);
-      return Promise.resolve();
+      return locked(() => {
+        release.run(memberId, key);
+      });
     },
     purgeExpired() {
       return purge.run(now()).changes;

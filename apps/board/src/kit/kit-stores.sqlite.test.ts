@@ -8,6 +8,8 @@ import { migrate } from '../store/migrations.sqlite.ts';
 import { createSqliteIdempotencyStore } from './idempotency-store.sqlite.ts';
 import { createSqliteCallLog } from './call-log.sqlite.ts';
 import { sqliteRateLimitStoreFactory } from './rate-limit-store.sqlite.ts';
+import { createSqliteBoardStore } from '../store/board-store.sqlite.ts';
+import { createSerialLock } from '../store/serial-lock.ts';
 
 function memoryDb() {
   const db = openDatabase(':memory:');
@@ -52,15 +54,15 @@ describe('SQLite call log', () => {
   it('records calls without arguments and reads them newest first with filters', () => {
     const log = createSqliteCallLog(memoryDb());
     const base = { memberId: 'm1', code: null, durationMs: 3.6, outcome: 'ok' as const };
-    log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
-    log.record({
+    void log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
+    void log.record({
       ...base,
       at: '2026-07-28T10:00:01Z',
       tool: 'tasks_create',
       correlationId: 'c_2',
       memberId: 'm2',
     });
-    log.record({
+    void log.record({
       ...base,
       at: '2026-07-28T10:00:02Z',
       tool: 'tasks_get',
@@ -109,5 +111,35 @@ describe('SQLite rate-limit store', () => {
     expect(refused).toMatchObject({ allowed: false, limit: 3 });
     if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(50_000);
     second.db.close();
+  });
+});
+
+describe('one connection shared by the board store and the kit', () => {
+  it('keeps a call-log write made during a failing board transaction', async () => {
+    const db = memoryDb();
+    const lock = createSerialLock();
+    const store = createSqliteBoardStore(db, { lock, ownsDatabase: false });
+    const log = createSqliteCallLog(db, { lock });
+    let recorded: Promise<void> | undefined;
+    const failing = store.transaction(async (tx) => {
+      await tx.nextTaskNumber();
+      recorded = log.record({
+        at: '2026-07-28T10:00:00Z',
+        memberId: 'm1',
+        tool: 'whoami',
+        outcome: 'ok',
+        code: null,
+        durationMs: 1,
+        correlationId: 'c_kept',
+      });
+      await Promise.resolve();
+      throw new Error('rolled back on purpose');
+    });
+    await expect(failing).rejects.toThrow('rolled back on purpose');
+    await recorded;
+    expect(log.recent().map((e) => e.correlationId)).toEqual(['c_kept']);
+    expect(
+      (db.prepare("SELECT value FROM counters WHERE name = 'task'").get() as { value: number }).value,
+    ).toBe(0);
   });
 });

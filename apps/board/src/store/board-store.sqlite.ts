@@ -10,7 +10,7 @@ import type { Comment, HistoryEntry, Task, TaskStatus } from '../domain/task.ts'
 import type { TokenRecord } from '../domain/token.ts';
 import type { Role } from '../domain/roles.ts';
 import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './board-store.ts';
-import { createSerialLock } from './serial-lock.ts';
+import { createSerialLock, type SerialLock } from './serial-lock.ts';
 
 interface TaskRow {
   ref: string;
@@ -112,10 +112,14 @@ function likePattern(text: string): string {
 
 /**
  * Creates the SQLite board store on an open, migrated database. `close()` closes the database unless
- * `ownsDatabase` is false (default true).
+ * `ownsDatabase` is false (default true). Pass the `lock` shared by every writer of the same connection
+ * (default: a lock of its own): a transaction stays open across `await`s, so nothing else may write meanwhile.
  */
-export function createSqliteBoardStore(db: Database, options: { ownsDatabase?: boolean } = {}): BoardStore {
-  const lock = createSerialLock();
+export function createSqliteBoardStore(
+  db: Database,
+  options: { ownsDatabase?: boolean; lock?: SerialLock } = {},
+): BoardStore {
+  const lock = options.lock ?? createSerialLock();
   const cache = new Map<string, Statement>();
   const stmt = (sql: string): Statement => {
     let s = cache.get(sql);
