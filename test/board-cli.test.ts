@@ -118,7 +118,34 @@ describe('recourse-board serve', () => {
   });
 });
 
-describe('rate limits', () => {
+describe('after a restart', () => {
+  it('idempotency keys still replay the first result, and refuse other arguments', async () => {
+    const dataDir = tempDir();
+    const args = { title: 'Pay the invoice', idempotencyKey: 'invoice-2026-07' };
+    const first = await startTestBoard({ dataDir });
+    const client1 = await first.connect('legacy', 'maintainer');
+    const created = await client1.callTool({ name: 'tasks_create', arguments: args });
+    const ref = (created.structuredContent as { task: { ref: string } }).task.ref;
+    await client1.close();
+    await first.close(true);
+
+    const second = await startTestBoard({ dataDir });
+    try {
+      const client2 = await second.connect('modern', 'maintainer');
+      const replay = await client2.callTool({ name: 'tasks_create', arguments: args });
+      expect((replay.structuredContent as { task: { ref: string } }).task.ref).toBe(ref);
+      const reused = await client2.callTool({
+        name: 'tasks_create',
+        arguments: { ...args, title: 'Pay another invoice' },
+      });
+      expect(failureMetaOf(reused)).toMatchObject({ category: 'conflict', changed: false });
+      expect(second.board.db.prepare('SELECT COUNT(*) AS n FROM tasks').get()).toEqual({ n: 1 });
+      await client2.close();
+    } finally {
+      await second.close();
+    }
+  });
+
   it('keep their counts across a restart of the board', async () => {
     const dataDir = tempDir();
     const first = await startTestBoard({ dataDir, rateLimit: { defaultPerMinute: 3 } });

@@ -129,4 +129,23 @@ describe('task service', () => {
       'deleted',
     ]);
   });
+  it('imports tasks all or nothing with fresh refs', async () => {
+    const f = await boardFixture();
+    const maintainer = f.as(f.members.maintainer);
+    const failure = await failureOf(
+      f.services.tasks.importTasks(maintainer, [{ title: 'ok' }, { title: 'bad', assignee: 'm_ghost123' }]),
+    );
+    expect(failure).toMatchObject({ code: 'MEMBER_NOT_FOUND', field: 'tasks[1].assignee' });
+    expect(await f.services.store.countTasks()).toBe(0);
+    const tasks = await f.services.tasks.importTasks(maintainer, [
+      { title: 'one' },
+      { title: 'two', assignee: f.members.viewer.id, labels: ['a'] },
+    ]);
+    expect(tasks.map((t) => t.ref)).toEqual(['T-1', 'T-2']);
+    expect(tasks[1]).toMatchObject({
+      assignee: f.members.viewer.id,
+      version: 1,
+      createdBy: f.members.maintainer.id,
+    });
+  });
 });
