@@ -110,7 +110,7 @@ export async function runAttempt(
       ),
     exchange,
   );
-  const protocolVersion = await plan.connection.protocolVersion();
+  const protocolVersion = plan.connection.protocolVersion();
   const record = (result: AttemptOutcome, error?: RecourseCallError): void => {
     const code =
       error instanceof ProtocolCallError

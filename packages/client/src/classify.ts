@@ -64,6 +64,15 @@ function errorField(error: unknown, field: string): unknown {
   return typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[field] : undefined;
 }
 
+function retryAdvice(status: number | undefined, retryAfterMs: number | undefined): string {
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+    return 'Retrying unchanged will not help; check the URL and the credentials.';
+  }
+  return retryAfterMs === undefined
+    ? 'Retrying later may help.'
+    : `Retrying after ${retryAfterMs} ms may help.`;
+}
+
 const NOT_SENT_SDK_CODES = new Set(['NOT_CONNECTED', 'ERA_NEGOTIATION_FAILED', 'SEND_FAILED']);
 
 /** Classifies an error the SDK threw for one attempt. */
@@ -119,7 +128,9 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
     httpStatus: status,
     retryAfterMs,
     message: `The connection failed while calling ${ctx.tool}${statusText}: ${message}. ${
-      reached ? 'The request may have reached the server.' : 'The request did not reach the tool.'
-    }`,
+      reached
+        ? 'The request may have reached the server, so it may have taken effect.'
+        : 'The request did not reach the tool; nothing was changed.'
+    } ${retryAdvice(status, retryAfterMs)}`,
   });
 }

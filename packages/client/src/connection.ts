@@ -69,6 +69,8 @@ export class Connection {
   readonly #clientInfo: { name: string; version: string };
   #pin: Pin;
   #current: Promise<Client> | undefined;
+  #connected: Client | undefined;
+  #opening: { readonly client: Client; readonly controller: AbortController } | undefined;
   #closed = false;
 
   constructor(target: ServerTarget, options: ConnectionOptions = {}) {
@@ -82,24 +84,22 @@ export class Connection {
 
   /** The connected SDK client, connecting first when needed. Rejects with the SDK's connect error. */
   client(): Promise<Client> {
-    if (this.#closed)
+    if (this.#closed) {
       return Promise.reject(new Error('The Recourse client was closed; create a new one to call again.'));
-    this.#current ??= this.#open().catch((error: unknown) => {
-      this.#current = undefined;
-      throw error;
-    });
+    }
+    if (!this.#current) {
+      const opening = this.#open();
+      this.#current = opening;
+      opening.catch(() => {
+        if (this.#current === opening) this.#current = undefined;
+      });
+    }
     return this.#current;
   }
 
-  /** The protocol version of the open connection, if any. */
-  async protocolVersion(): Promise<string | undefined> {
-    const current = this.#current;
-    if (!current) return undefined;
-    try {
-      return (await current).getNegotiatedProtocolVersion();
-    } catch {
-      return undefined;
-    }
+  /** The protocol version of the open connection, if one is open. */
+  protocolVersion(): string | undefined {
+    return this.#connected?.getNegotiatedProtocolVersion();
   }
 
   /** Drops the open connection and pins `version` for the next one (after a -32022). */
@@ -108,11 +108,15 @@ export class Connection {
     await this.reset();
   }
 
-  /** Drops the open connection; the next {@link client} call reconnects. */
+  /** Drops the open connection (aborting a connect still in progress); the next {@link client} call reconnects. */
   async reset(): Promise<void> {
-    const current = this.#current;
+    const connected = this.#connected;
+    const opening = this.#opening;
     this.#current = undefined;
-    if (current) await current.then((c) => c.close()).catch(() => undefined);
+    this.#connected = undefined;
+    this.#opening = undefined;
+    opening?.controller.abort(new Error('The connection was reset.'));
+    await Promise.all([connected?.close(), opening?.client.close()].map((p) => p?.catch(() => undefined)));
   }
 
   /** Closes the connection for good. */
@@ -121,11 +125,10 @@ export class Connection {
     await this.reset();
   }
 
-  async #open(): Promise<Client> {
+  #newClient(): Client {
     const pin = this.#pin;
-    let client: Client;
     if ('version' in pin) {
-      client = isModern(pin.version)
+      return isModern(pin.version)
         ? new Client(this.#clientInfo, { versionNegotiation: { mode: { pin: pin.version } } })
         : new Client(this.#clientInfo, {
             supportedProtocolVersions: [
@@ -133,18 +136,36 @@ export class Connection {
               ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== pin.version),
             ],
           });
-    } else if (pin.mode === 'legacy') {
-      client = new Client(this.#clientInfo);
-    } else {
-      const mode = pin.mode === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'auto';
-      client = new Client(this.#clientInfo, { versionNegotiation: { mode } });
     }
-    const transport = this.#transport();
+    if (pin.mode === 'legacy') return new Client(this.#clientInfo);
+    const mode = pin.mode === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'auto';
+    return new Client(this.#clientInfo, { versionNegotiation: { mode } });
+  }
+
+  async #open(): Promise<Client> {
+    const client = this.#newClient();
+    const controller = new AbortController();
+    const opening = { client, controller };
+    this.#opening = opening;
     client.onclose = () => {
-      if (this.#current)
-        void this.#current.then((c) => c === client && (this.#current = undefined)).catch(() => undefined);
+      if (this.#connected === client) {
+        this.#connected = undefined;
+        this.#current = undefined;
+      }
     };
-    await client.connect(transport);
+    try {
+      await client.connect(this.#transport(), { signal: controller.signal });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    } finally {
+      if (this.#opening === opening) this.#opening = undefined;
+    }
+    if (controller.signal.aborted) {
+      await client.close().catch(() => undefined);
+      throw new Error('The connection was reset while it opened.');
+    }
+    this.#connected = client;
     return client;
   }
 

@@ -107,3 +107,27 @@ describe.each(['modern', 'legacy'] as const)('deadlines and cancellation (%s era
     expect(server.requests('echo')).toBe(before);
   });
 });
+
+describe('a server that accepts connections but never answers', () => {
+  it('still ends the call as timeout at its deadline, even while connecting and listing tools', async () => {
+    const { createServer } = await import('node:net');
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    const client = createRecourseClient({
+      target: { url: `http://127.0.0.1:${port}/mcp` },
+      protocol: 'legacy',
+    });
+    try {
+      const started = Date.now();
+      const error = await failureOf(client.callTool('echo', { text: 'x' }, { timeoutMs: 300 }));
+      expect(error.code).toBe('CALL_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(800);
+    } finally {
+      await client.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});

@@ -52,7 +52,15 @@ export class ToolCatalog {
     const override = this.#overrides[tool];
     if (!this.#tools) {
       try {
-        const tools = await this.#load(AbortSignal.timeout(Math.max(1, timeoutMs)));
+        const signal = AbortSignal.timeout(Math.max(1, timeoutMs));
+        const timedOut = new Promise<never>((_, reject) => {
+          signal.addEventListener('abort', () => reject(new Error('Listing the tools took too long.')), {
+            once: true,
+          });
+        });
+        const loading = this.#load(signal);
+        loading.catch(() => undefined);
+        const tools = await Promise.race([loading, timedOut]);
         this.#tools = new Map(tools.map((t) => [t.name, traitsOf(t)]));
       } catch {
         return override ?? {};
