@@ -116,7 +116,10 @@ export class Connection {
     this.#connected = undefined;
     this.#opening = undefined;
     opening?.controller.abort(new Error('The connection was reset.'));
-    await Promise.all([connected?.close(), opening?.client.close()].map((p) => p?.catch(() => undefined)));
+    const closing: Promise<void>[] = [];
+    if (connected) closing.push(connected.close().catch(() => undefined));
+    if (opening) closing.push(opening.client.close().catch(() => undefined));
+    await Promise.all(closing);
   }
 
   /** Closes the connection for good. */
