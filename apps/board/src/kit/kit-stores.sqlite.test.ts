@@ -114,6 +114,22 @@ describe('SQLite rate-limit store', () => {
   });
 });
 
+describe('SQLite rate-limit purge', () => {
+  it('deletes rows that expired over an hour ago every 1000 limiter calls', async () => {
+    const db = memoryDb();
+    db.prepare('INSERT INTO rate_limits (key, points, expire) VALUES (?, ?, ?)').run(
+      'old',
+      5,
+      Date.now() - 7_200_000,
+    );
+    const limiter = sqliteRateLimitStoreFactory(db)({ keyPrefix: 'p', points: 1_000_000, duration: 60 });
+    for (let i = 0; i < 999; i += 1) await limiter.consume('m1', 1);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM rate_limits WHERE key = 'old'").get()).toEqual({ n: 1 });
+    await limiter.consume('m1', 1);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM rate_limits WHERE key = 'old'").get()).toEqual({ n: 0 });
+  });
+});
+
 describe('one connection shared by the board store and the kit', () => {
   it('keeps a call-log write made during a failing board transaction', async () => {
     const db = memoryDb();

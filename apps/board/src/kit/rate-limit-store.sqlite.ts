@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { SerialLock } from '../store/serial-lock.ts';
+import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
 
 /** Options the kit passes when it needs a limiter for one limit. */
 export interface LimiterOptions {
@@ -19,36 +19,63 @@ export interface LimiterOptions {
 /** The limiter methods that touch the database and so must run inside the shared lock. */
 const LOCKED_METHODS = new Set(['consume', 'penalty', 'reward', 'get', 'set', 'block', 'delete']);
 
-/** Runs the database-touching methods of `limiter` inside `lock`. */
-function lockedLimiter(limiter: RateLimiterAbstract, lock: SerialLock): RateLimiterAbstract {
+/** Runs `purge`, ignoring a failure (it is retried on a later call). */
+function purgeQuietly(purge: () => void): void {
+  try {
+    purge();
+  } catch {
+    // A failed purge leaves expired rows behind; they are ignored by the limiter and purged later.
+  }
+}
+
+/** Every this many limiter calls, rows that expired over an hour ago are deleted. */
+const PURGE_EVERY_CALLS = 1000;
+
+/**
+ * Runs the database-touching methods of `limiter` inside `lock`, and every {@link PURGE_EVERY_CALLS} calls
+ * deletes rows that expired over an hour ago (a failed purge is ignored: it is retried later).
+ */
+function lockedLimiter(limiter: RateLimiterSQLite, lock: SerialLock, purge: () => void): RateLimiterAbstract {
+  let calls = 0;
   return new Proxy(limiter, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof property !== 'string' || !LOCKED_METHODS.has(property) || typeof value !== 'function')
         return value;
-      return (...args: unknown[]) => lock.run(() => Promise.resolve(value.apply(target, args) as unknown));
+      return (...args: unknown[]) =>
+        lock.run(async () => {
+          calls += 1;
+          if (calls % PURGE_EVERY_CALLS === 0) purgeQuietly(purge);
+          return (await value.apply(target, args)) as unknown;
+        });
     },
   });
 }
 
 /**
  * Returns a factory building `RateLimiterSQLite` limiters on `db` (migrated: the `rate_limits` table exists, so
- * the limiter does not create it). Expired rows are cleared by the limiter's own hourly sweep. With `lock` (the
- * lock shared by every writer of the connection), each limiter call runs inside it.
+ * the limiter does not create it). Each limiter call runs inside `lock` (the lock shared by every writer of the
+ * connection; default: a lock of its own). The limiter's own timer sweep is off: a sweep failing on a timer
+ * would be an unhandled rejection; expired rows are purged every 1000 calls instead.
  */
 export function sqliteRateLimitStoreFactory(
   db: Database,
   options: { lock?: SerialLock } = {},
 ): (options: LimiterOptions) => RateLimiterAbstract {
-  return (limits) => {
-    const limiter = new RateLimiterSQLite({
-      ...limits,
-      storeClient: db,
-      storeType: 'better-sqlite3',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: true,
-    });
-    return options.lock ? lockedLimiter(limiter, options.lock) : limiter;
-  };
+  const lock = options.lock ?? createSerialLock();
+  const purgeStatement = db.prepare('DELETE FROM rate_limits WHERE expire < ?');
+  const purge = () => void purgeStatement.run(Date.now() - 3_600_000);
+  return (limits) =>
+    lockedLimiter(
+      new RateLimiterSQLite({
+        ...limits,
+        storeClient: db,
+        storeType: 'better-sqlite3',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+      }),
+      lock,
+      purge,
+    );
 }
