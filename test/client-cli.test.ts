@@ -68,3 +68,48 @@ describe('recourse call against the board', () => {
     expect(parsed.attempts).toHaveLength(1);
   });
 });
+
+describe('recourse call --stdio against the board', () => {
+  it('starts the board as a child process, passes the environment on, and prints the result', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createBoardServer } = await import('@recourse/board');
+    const { pino } = await import('pino');
+    const dataDir = mkdtempSync(join(tmpdir(), 'recourse-cli-stdio-'));
+    try {
+      const seeded = createBoardServer({ dataDir, logger: pino({ level: 'silent' }) });
+      const member = await seeded.services.members.add({
+        name: 'Piper',
+        kind: 'assistant',
+        role: 'contributor',
+      });
+      const { token } = await seeded.services.tokens.create(member.id);
+      await seeded.close();
+      const boardBin = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
+      const command = `"${process.execPath}" "${boardBin}" stdio --data-dir "${dataDir}"`;
+      const run = (args: string[]) =>
+        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            [BIN, 'call', '--stdio', command, ...args],
+            { timeout: 30_000, env: { ...process.env, RECOURSE_TOKEN: token } },
+            (error, stdout, stderr) =>
+              resolve({
+                code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+                stdout,
+                stderr,
+              }),
+          );
+        });
+      const whoami = await run(['whoami']);
+      expect(whoami.code).toBe(0);
+      expect(whoami.stdout).toContain('Piper');
+      const missing = await run(['tasks_get', '{"ref":"T-404"}']);
+      expect(missing.code).toBe(3);
+      expect(missing.stderr).toMatch(/^tool failure: not_found TASK_NOT_FOUND/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

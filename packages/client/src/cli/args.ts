@@ -36,7 +36,10 @@ function usage(message: string): ParsedArgs {
   return { kind: 'usage_error', message: `${message} Run "recourse call --help" for the usage.` };
 }
 
-/** Parses `argv` (without `node` and the script). `env` supplies `RECOURSE_TOKEN`. */
+/**
+ * Parses `argv` (without `node` and the script). `env` supplies `RECOURSE_TOKEN`, and is passed on to a
+ * server started with `--stdio` (which may read its own credentials from it).
+ */
 export function parseArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
@@ -113,7 +116,9 @@ export function parseArgs(
     target = token === undefined ? { url } : { url, token };
   } else {
     const [cmd, ...cmdArgs] = splitCommand(stdio);
-    target = { stdio: { command: cmd ?? '', args: cmdArgs } };
+    const childEnv: Record<string, string> = {};
+    for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
+    target = { stdio: { command: cmd ?? '', args: cmdArgs, env: childEnv } };
   }
   const tool = positional[0] ?? '';
   let args: Record<string, unknown> = {};

@@ -22,6 +22,8 @@ const CALL_HELP = `Usage: recourse call <url> <tool> [json-args] [options]
 
 Options:
   --token <token>        Bearer token for HTTP servers (default: $RECOURSE_TOKEN)
+  --stdio "<command>"    Start the server as a child process and talk over stdin/stdout;
+                         it inherits this environment (e.g. RECOURSE_TOKEN)
   --timeout <ms>         Deadline without an answer or progress (default 30000)
   --retries <n>          Extra attempts for calls that are safe to repeat (default 2)
   --protocol <mode>      auto (default), modern (2026-07-28) or legacy (2025 initialize)
