@@ -1,4 +1,9 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createBoardServer } from '@recourse/board';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBoard } from '../apps/board/src/testing/board-host.ts';
@@ -71,11 +76,6 @@ describe('recourse call against the board', () => {
 
 describe('recourse call --stdio against the board', () => {
   it('starts the board as a child process, passes the environment on, and prints the result', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { createBoardServer } = await import('@recourse/board');
-    const { pino } = await import('pino');
     const dataDir = mkdtempSync(join(tmpdir(), 'recourse-cli-stdio-'));
     try {
       const seeded = createBoardServer({ dataDir, logger: pino({ level: 'silent' }) });
