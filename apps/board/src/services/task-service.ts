@@ -64,7 +64,7 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
       condition: `for tasks you created or are assigned to; ${task.ref} was created by ${task.createdBy} and is ${
         task.assignee === null ? 'unassigned' : `assigned to ${task.assignee}`
       }, so you cannot ${verb} it`,
-      next: `Assign ${task.ref} to yourself with tasks_assign first, or ask an owner or maintainer to ${verb} it. Nothing was changed.`,
+      next: `Assign ${task.ref} to yourself with tasks_assign first, or ask an owner or maintainer to ${verb} it.`,
     });
   }
 
@@ -182,7 +182,7 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
             role: actor.role,
             grantedTo: fullGrantees('tasks:assign'),
             condition: `to assign tasks to yourself; you asked to assign the new task to ${assignee}`,
-            next: `Leave assignee out or pass your own member id (${actor.memberId}). Nothing was changed.`,
+            next: `Leave assignee out or pass your own member id (${actor.memberId}).`,
           });
         }
       }
