@@ -4,8 +4,10 @@
  * @packageDocumentation
  */
 import {
+  isInputRequiredResult,
   McpServer,
   ProtocolError,
+  type ServerOptions,
   ProtocolErrorCode,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
@@ -61,6 +63,12 @@ export interface RecourseServerOptions {
    * `registerTool` (tools are served by the pipeline; use `tools` or `rawTools`).
    */
   readonly extend?: (server: McpServer) => void;
+  /**
+   * Verifies the `requestState` a client echoes on a 2026-07-28 multi-round-trip retry before any handler
+   * runs (the SDK's `ServerOptions.requestState`, e.g. `createRequestStateCodec(...).verify`); a failure is
+   * JSON-RPC -32602. Default none: raw tools that mint state check it themselves.
+   */
+  readonly requestState?: ServerOptions['requestState'];
 }
 
 /** A Recourse server: the contract's {@link RecourseServer} plus the prepared `tools/list` entries. */
@@ -154,15 +162,23 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
   };
   const dispatch: Dispatch = { catalog, env, record: createCallRecorder(options.callLog, logger) };
 
+  const inputSchemas = new Map<string, Record<string, unknown>>(
+    catalog.listing.map((tool) => [tool.name, tool.inputSchema as Record<string, unknown>]),
+  );
+
   const createMcpServer = (ctx: { principal: Principal | undefined; transport: TransportLeg }): McpServer => {
     const server = new McpServer(
       { name: options.name, version: options.version },
       {
         capabilities: { tools: {} },
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
       },
     );
     options.extend?.(server);
+    // The SDK checks 2026-07-28 `Mcp-Param-*` headers against `x-mcp-header` declarations before dispatch, reading
+    // schemas through this hook, which only knows tools added with `registerTool`; ours are in the catalog.
+    server.toolInputSchemaJson = (name: string) => inputSchemas.get(name);
     const low = server.server;
     low.registerCapabilities({ tools: {} });
     low.setRequestHandler('tools/list', () => ({ tools: [...catalog.listing] }));
@@ -174,7 +190,8 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
         ctx.principal,
         sdk,
       );
-      return low.projectCallToolResult(result, undefined);
+      // An input-required result (2026-07-28 multi-round trip) is not a tool result and is passed on as is.
+      return isInputRequiredResult(result) ? result : low.projectCallToolResult(result, undefined);
     });
     return server;
   };

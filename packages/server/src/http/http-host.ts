@@ -7,7 +7,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  type AuthInfo,
+  type McpRequestContext,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { pino, type Logger } from 'pino';
 import type { CallCanceller, McpServerFactory, Principal, TokenVerifier } from '../contract.ts';
@@ -25,6 +30,7 @@ import { buildMetadata, metadataPaths } from './protected-resource-metadata.ts';
 import { applyCancellations, isSingleCancellation, legacyCancellations } from './legacy-cancel.ts';
 import { writeRefusal, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
 import { methodNotAllowed, notFound } from './route-refusals.ts';
+import { createLegacySessions, type LegacySessionOptions } from './legacy-sessions.ts';
 
 /** Options of {@link startHttpHost}. */
 export interface HttpHostOptions {
@@ -60,6 +66,25 @@ export interface HttpHostOptions {
   readonly publicUrl?: string;
   /** The flood key for a request (default the socket's remote address). */
   readonly clientAddress?: (req: IncomingMessage) => string;
+  /**
+   * Serve the 2025 era with sessions (default false: stateless). When on, an `initialize` opens a session with
+   * its own SDK server (built by `factory` once per session) and an event store; requests carrying
+   * `Mcp-Session-Id` (POST, GET for the standalone stream or resumption, DELETE to end it) go to that session.
+   * Everything else, including all 2026-07-28 traffic, stays stateless. Needed for 2025 server-to-client
+   * requests (sampling, elicitation) and SSE resumption.
+   */
+  readonly legacySessions?: boolean | LegacySessionOptions;
+  /**
+   * TEST ONLY: the principal of requests that send no `Authorization` header at all (default none: such
+   * requests get 401). A request with a wrong token is still refused. Used by the board's conformance mode,
+   * whose test suites cannot send tokens; never set it on a server reachable by others.
+   */
+  readonly anonymous?: Principal;
+  /**
+   * The event bus behind 2026-07-28 `subscriptions/listen` streams (default: a private in-memory bus). Publish
+   * `{ kind: 'tools_list_changed' }` and the like on it to notify listening clients.
+   */
+  readonly bus?: ServerEventBus;
 }
 
 /** A running HTTP host. */
@@ -90,8 +115,18 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const tokenHint = options.tokenHint ?? DEFAULT_TOKEN_HINT;
   const clientAddressOf = options.clientAddress ?? socketAddress;
 
+  const sessions =
+    options.legacySessions === undefined || options.legacySessions === false
+      ? undefined
+      : createLegacySessions(
+          options.factory,
+          log,
+          options.legacySessions === true ? {} : options.legacySessions,
+        );
+
   const mcp = createMcpHandler((ctx: McpRequestContext) => options.factory(factoryContext(ctx)), {
     maxRequestBodySize: maxBodyBytes * 2,
+    ...(options.bus === undefined ? {} : { bus: options.bus }),
     onerror: (error) => log.debug({ err: error.message }, 'sdk refused or failed a request'),
   });
   const forward = toNodeHandler(mcp, {
@@ -139,6 +174,29 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return;
     }
     if (path !== mcpPath) return refuse(notFound(path, mcpPath, metadataPath));
+    const signIn = async (id: JsonRpcId): Promise<Principal | undefined> => {
+      if (options.anonymous !== undefined && req.headers.authorization === undefined)
+        return options.anonymous;
+      const auth = await authenticate(req.headers, options.verifier, {
+        resourceMetadataUrl: new URL(metadataPath, endpoint).href,
+        tokenHint,
+      });
+      if (auth.ok) return auth.principal;
+      if (auth.error !== undefined) log.error({ err: auth.error, client }, 'the token verifier failed');
+      refuse(auth.refusal, id);
+      return undefined;
+    };
+    const sessionStream =
+      sessions !== undefined &&
+      (req.method === 'GET' || req.method === 'DELETE') &&
+      typeof req.headers['mcp-session-id'] === 'string';
+    if (sessionStream) {
+      const member = await signIn(null);
+      if (member === undefined) return;
+      const refusal = await sessions.serve(req, res, member);
+      if (refusal !== undefined) refuse(refusal);
+      return;
+    }
     if (req.method !== 'POST') return refuse(methodNotAllowed(req.method, path, 'POST'));
 
     const before = checkDeclaredSize(req.headers, maxBodyBytes) ?? checkContentType(req.headers);
@@ -148,15 +206,13 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const parsed = parseJsonRpcBody(read.text);
     if (!parsed.ok) return refuse(parsed.refusal, parsed.id);
 
-    const auth = await authenticate(req.headers, options.verifier, {
-      resourceMetadataUrl: new URL(metadataPath, endpoint).href,
-      tokenHint,
-    });
-    if (!auth.ok) {
-      if (auth.error !== undefined) log.error({ err: auth.error, client }, 'the token verifier failed');
-      return refuse(auth.refusal, parsed.id);
+    const principal = await signIn(parsed.id);
+    if (principal === undefined) return;
+    if (sessions?.claims(req.headers, parsed.body) === true) {
+      const refusal = await sessions.serve(req, res, principal, parsed.body);
+      if (refusal !== undefined) refuse(refusal, parsed.id);
+      return;
     }
-    const { principal } = auth;
 
     const cancellations = await legacyCancellations(req.headers, parsed.body);
     if (cancellations.length > 0) {
@@ -227,6 +283,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await sessions?.close();
       await mcp.close();
       await closed;
     },
