@@ -10,12 +10,14 @@ import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
 import { startHttpHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
+import { CONFORMANCE_WARNING, startConformanceHost } from '../../conformance/conformance-host.ts';
 
 /** Runs `serve` until a stop is requested; returns the exit code. */
 export async function serveCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
   const parsed = parseCommand('serve', args, {
     host: { type: 'string' },
     port: { type: 'string' },
+    conformance: { type: 'boolean' },
     ...DATA_DIR_OPTION,
   });
   if (parsed.values['help'] === true) return 'help';
@@ -30,7 +32,9 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   const board = createBoardServer({ dataDir, logger });
   try {
     const first = await ensureOwner(board.services);
-    const http = await startHttpHost({
+    const conformance = parsed.values['conformance'] === true;
+    if (conformance) io.err(CONFORMANCE_WARNING);
+    const http = conformance ? await startConformanceHost(board, { host, port, logger }) : await startHttpHost({
       factory: board.server.createMcpServer,
       canceller: board.server.inflight,
       verifier: board.verifier,
