@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { defineTool } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
-import { memberIdSchema, labelSchema, statusSchema } from './schemas.ts';
+import { labelSchema, statusSchema } from './schemas.ts';
 import { taskData, taskLine } from './render.ts';
 
 /** `tasks_search`: finds tasks by text, status, assignee and label, one page at a time. Needs `board:read`. */
@@ -25,7 +25,10 @@ export function tasksSearchTool(services: BoardServices) {
         .describe('Text to look for in titles and descriptions, 1-200 characters.'),
       status: statusSchema.optional(),
       assignee: z
-        .union([memberIdSchema, z.literal('none')])
+        .string()
+        .regex(/^(m_[a-z0-9]{4,40}|none)$/, {
+          message: 'a member id like m_3kq9x7d2bz4w (see members_list), or "none" for unassigned tasks',
+        })
         .optional()
         .describe('Only tasks assigned to this member id, or "none" for unassigned tasks.'),
       label: labelSchema.optional().describe('Only tasks carrying this label.'),
