@@ -106,4 +106,13 @@ describe('recourse-board CLI', () => {
     await runCli(['members', 'list', '--data-dir', join(cwd, 'elsewhere')], list);
     expect(list.outLines).toHaveLength(1);
   });
+  it('refuses to serve stdio with a token that is not valid, in one line with exit code 1', async () => {
+    const cwd = tempDir();
+    const io = captureIo({ RECOURSE_TOKEN: 'rbt_not-a-token' }, cwd);
+    expect(await runCli(['stdio'], io)).toBe(1);
+    expect(io.errLines).toHaveLength(1);
+    expect(io.errLines[0]).toMatch(/refused \(unknown\)/);
+    expect(io.errLines[0]).not.toContain('rbt_not-a-token');
+    expect(io.outLines).toEqual([]);
+  });
 });
