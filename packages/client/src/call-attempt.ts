@@ -158,9 +158,13 @@ export async function runAttempt(
       return runAttempt(plan, n, 0);
     }
   }
-  if (error instanceof LocalCallError && error.reason === 'transport') {
-    if (error.mayHaveReachedServer && !plan.safe) error = ambiguous(error);
-    if (exchange.status === undefined) await plan.connection.reset();
+  if (
+    error instanceof LocalCallError &&
+    error.reason === 'transport' &&
+    error.mayHaveReachedServer &&
+    !plan.safe
+  ) {
+    error = ambiguous(error);
   }
   record(outcomeOf(error), error);
   throw error;

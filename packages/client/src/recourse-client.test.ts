@@ -53,6 +53,20 @@ describe('connection drops and retry safety', () => {
     expect(server.state.keyed.size).toBe(1);
   });
 
+  it('keeps other calls in flight untouched when one connection drops', async () => {
+    const client = clientOf();
+    await client.callTool('echo', { text: 'warm up' });
+    server.inject('record', { kind: 'latency', ms: 300 });
+    server.inject('echo', { kind: 'drop_before' });
+    const slowWrite = client.tryCallTool('record', { note: 'slow' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const dropped = await client.callTool('echo', { text: 'dropped once' });
+    expect(dropped.attempts.map((a) => a.outcome)).toEqual(['transport', 'ok']);
+    const write = await slowWrite;
+    expect(write.ok).toBe(true);
+    expect(server.executions('record')).toHaveLength(1);
+  });
+
   it('repeats a read-only call after a drop before the work', async () => {
     const client = clientOf();
     server.inject('echo', { kind: 'drop_before' });
