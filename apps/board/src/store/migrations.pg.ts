@@ -1,0 +1,117 @@
+/**
+ * The board's PostgreSQL schema as an explicit, versioned list of migrations, mirroring the SQLite schema of the
+ * domain tables. {@link migratePg} is run by whoever opens the database, never by a constructor; an advisory
+ * lock keeps several instances from migrating at once.
+ *
+ * @packageDocumentation
+ */
+import type { Pool } from 'pg';
+import type { Migration } from './migrations.sqlite.ts';
+
+/** Advisory-lock key held while migrating (any fixed number unique to the board). */
+const MIGRATION_LOCK_KEY = 7_262_021;
+
+/** Every PostgreSQL migration of the board, oldest first. Timestamps are ISO 8601 text, as in the domain. */
+export const PG_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'members, tasks, comments, history, tokens',
+    sql: `
+      CREATE TABLE members (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('person', 'assistant')),
+        role TEXT NOT NULL CHECK (role IN ('owner', 'maintainer', 'contributor', 'viewer')),
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE TABLE counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL);
+      INSERT INTO counters (name, value) VALUES ('task', 0);
+      CREATE TABLE tasks (
+        ref TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('todo', 'doing', 'review', 'done')),
+        assignee TEXT REFERENCES members(id),
+        labels JSONB NOT NULL,
+        due TEXT,
+        version INTEGER NOT NULL,
+        created_by TEXT NOT NULL REFERENCES members(id),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        seq BIGINT NOT NULL UNIQUE
+      );
+      CREATE INDEX tasks_status ON tasks(status);
+      CREATE INDEX tasks_assignee ON tasks(assignee);
+      CREATE TABLE comments (
+        id BIGSERIAL PRIMARY KEY,
+        ref TEXT NOT NULL REFERENCES tasks(ref) ON DELETE CASCADE,
+        author_id TEXT NOT NULL REFERENCES members(id),
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX comments_ref ON comments(ref);
+      CREATE TABLE history (
+        id BIGSERIAL PRIMARY KEY,
+        ref TEXT NOT NULL,
+        member_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        field TEXT,
+        from_value TEXT,
+        to_value TEXT,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX history_ref ON history(ref);
+      CREATE TABLE tokens (
+        id TEXT PRIMARY KEY,
+        member_id TEXT NOT NULL REFERENCES members(id),
+        hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT
+      );
+    `,
+  },
+];
+
+/**
+ * Brings the database behind `pool` up to the newest schema, each migration in its own transaction, under an
+ * advisory lock. Returns the versions applied (empty when the schema was current).
+ */
+export async function migratePg(
+  pool: Pool,
+  migrations: readonly Migration[] = PG_MIGRATIONS,
+): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((r) => r.version));
+    const done: number[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          new Date().toISOString(),
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      done.push(migration.version);
+    }
+    return done;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    client.release();
+  }
+}
