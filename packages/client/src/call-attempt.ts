@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 import { classifyResult, classifyThrown } from './classify.ts';
 import { chooseVersion } from './connection.ts';
@@ -49,20 +49,33 @@ function outcomeOf(error: RecourseCallError): AttemptOutcome {
 async function send(
   plan: AttemptPlan,
   exchange: HttpExchange,
+  used: { client?: Client; version?: string | undefined },
   signal: AbortSignal,
   onProgress: () => void,
 ): Promise<CallToolResult> {
-  let client;
+  let client: Client;
   try {
     client = await plan.connection.client();
   } catch (error) {
     exchange.connectFailed = true;
     throw error;
   }
+  used.client = client;
+  used.version = client.getNegotiatedProtocolVersion();
   exchange.mayHaveReachedServer = false;
   exchange.observed = false;
   delete exchange.status;
   const sdkTimeout = Math.max(1, plan.deadline.hardAt - Date.now()) + 1000;
+  return plan.connection.using(client, () => callOn(client, plan, signal, onProgress, sdkTimeout));
+}
+
+function callOn(
+  client: Client,
+  plan: AttemptPlan,
+  signal: AbortSignal,
+  onProgress: () => void,
+  sdkTimeout: number,
+): Promise<CallToolResult> {
   return client.callTool(
     { name: plan.tool, arguments: plan.args },
     {
@@ -103,14 +116,15 @@ export async function runAttempt(
 ): Promise<CallToolResult> {
   const startedAt = Date.now();
   const exchange: HttpExchange = { mayHaveReachedServer: false };
+  const used: { client?: Client; version?: string | undefined } = {};
   const outcome = await observeExchange(
     () =>
       runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) =>
-        send(plan, exchange, signal, onProgress),
+        send(plan, exchange, used, signal, onProgress),
       ),
     exchange,
   );
-  const protocolVersion = plan.connection.protocolVersion();
+  const protocolVersion = used.version;
   const record = (result: AttemptOutcome, error?: RecourseCallError): void => {
     const code =
       error instanceof ProtocolCallError
@@ -154,7 +168,7 @@ export async function runAttempt(
     if (!plan.renegotiated && version !== undefined) {
       plan.renegotiated = true;
       record('version_mismatch', error);
-      await plan.connection.repin(version);
+      plan.connection.repin(version, used.client);
       return runAttempt(plan, n, 0);
     }
   }

@@ -72,6 +72,8 @@ export class Connection {
   #connected: Client | undefined;
   #opening: { readonly client: Client; readonly controller: AbortController } | undefined;
   #closed = false;
+  readonly #inUse = new Map<Client, number>();
+  readonly #retired = new Set<Client>();
 
   constructor(target: ServerTarget, options: ConnectionOptions = {}) {
     this.#target = target;
@@ -102,10 +104,36 @@ export class Connection {
     return this.#connected?.getNegotiatedProtocolVersion();
   }
 
-  /** Drops the open connection and pins `version` for the next one (after a -32022). */
-  async repin(version: string): Promise<void> {
+  /**
+   * Runs `work` on `client`, counting it as in use: a client retired by {@link repin} is closed only once the
+   * calls still running on it have finished.
+   */
+  async using<T>(client: Client, work: () => Promise<T>): Promise<T> {
+    this.#inUse.set(client, (this.#inUse.get(client) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (this.#inUse.get(client) ?? 1) - 1;
+      if (left > 0) this.#inUse.set(client, left);
+      else {
+        this.#inUse.delete(client);
+        if (this.#retired.delete(client)) void client.close().catch(() => undefined);
+      }
+    }
+  }
+
+  /**
+   * Pins `version` for the next connection after `failed` was answered -32022. Does nothing when another call
+   * already moved on from `failed`. The old client is retired: closed once its running calls have finished.
+   */
+  repin(version: string, failed: Client | undefined): void {
+    if (failed !== undefined && this.#connected !== failed) return;
     this.#pin = { version };
-    await this.reset();
+    const old = this.#connected;
+    this.#current = undefined;
+    this.#connected = undefined;
+    if (old && (this.#inUse.get(old) ?? 0) > 0) this.#retired.add(old);
+    else if (old) void old.close().catch(() => undefined);
   }
 
   /** Drops the open connection (aborting a connect still in progress); the next {@link client} call reconnects. */

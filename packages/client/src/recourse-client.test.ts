@@ -198,6 +198,21 @@ describe('version renegotiation', () => {
     expect(second.result.content).toEqual([{ type: 'text', text: 'legacy now' }]);
   });
 
+  it('lets calls still running on the old version finish while another call moves to the new one', async () => {
+    const client = clientOf();
+    await client.callTool('echo', { text: 'modern' });
+    server.inject('record', { kind: 'latency', ms: 300 });
+    const running = client.tryCallTool('record', { note: 'in flight' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.setAcceptedVersions(['2025-11-25']);
+    const moved = await client.callTool('echo', { text: 'moved' });
+    expect(moved.attempts.map((a) => a.outcome)).toEqual(['version_mismatch', 'ok']);
+    const finished = await running;
+    expect(finished.ok).toBe(true);
+    if (finished.ok) expect(finished.value.attempts[0]?.protocolVersion).toBe('2026-07-28');
+    expect(server.executions('record')).toHaveLength(1);
+  });
+
   it('moves a legacy client to 2026-07-28 when that is all the server supports', async () => {
     const client = clientOf({ protocol: 'legacy' });
     await client.callTool('echo', { text: 'legacy' });
