@@ -99,11 +99,6 @@ export class Connection {
     return this.#current;
   }
 
-  /** The protocol version of the open connection, if one is open. */
-  protocolVersion(): string | undefined {
-    return this.#connected?.getNegotiatedProtocolVersion();
-  }
-
   /**
    * Runs `work` on `client`, counting it as in use: a client retired by {@link repin} is closed only once the
    * calls still running on it have finished.
