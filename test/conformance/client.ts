@@ -1,0 +1,143 @@
+/**
+ * The MCP client under test for the conformance suites' client scenarios. The runner starts it as
+ * `<command> <server-url>` with MCP_CONFORMANCE_SCENARIO (and, for some scenarios, MCP_CONFORMANCE_CONTEXT
+ * and MCP_CONFORMANCE_PROTOCOL_VERSION) set. Exit code: 0 when the scenario's steps ran, 1 on an error,
+ * 2 for a scenario this client does not know.
+ *
+ * Everything goes through `@recourse/client` except the two scenarios in which the server asks the client for
+ * input (`elicitation-sep1034-client-defaults`, `sep-2322-client-request-state`): they need a client that
+ * declares the elicitation capability and answers `elicitation/create`, which `@recourse/client` does not
+ * expose yet, so they use the SDK client directly.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  createRecourseClient,
+  isRecourseCallError,
+  type ProtocolMode,
+  type RecourseClient,
+} from '@recourse/client';
+
+interface ToolCall {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+}
+
+const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+const serverUrl = process.argv.at(-1) ?? '';
+const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as { toolCalls?: ToolCall[] };
+const modern = (process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] ?? '') >= '2026';
+
+function recourse(protocol: ProtocolMode = modern ? 'modern' : 'legacy'): RecourseClient {
+  // Conformance mocks are single tools, not flaky services: one attempt, no breaker, so the suite sees each call once.
+  return createRecourseClient({
+    target: { url: serverUrl },
+    name: 'conformance-mock',
+    protocol,
+    timeoutMs: 20_000,
+    retry: { maxAttempts: 1 },
+    breaker: false,
+  });
+}
+
+/** Calls a tool; a tool failure or protocol error is part of what the scenario observes, not a client error. */
+async function call(client: RecourseClient, name: string, args: Record<string, unknown> = {}): Promise<void> {
+  try {
+    await client.callTool(name, args);
+  } catch (error) {
+    if (!isRecourseCallError(error) || (error.kind !== 'tool' && error.kind !== 'protocol')) throw error;
+    console.error(`${name}: ${error.code}: ${error.message}`);
+  }
+}
+
+async function withClient(
+  run: (client: RecourseClient) => Promise<void>,
+  protocol?: ProtocolMode,
+): Promise<void> {
+  const client = recourse(protocol);
+  try {
+    await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** An SDK client that accepts every form elicitation with no content (the SDK fills in defaults, SEP-1034). */
+async function answeringClient(run: (client: Client) => Promise<void>): Promise<void> {
+  const client = new Client(
+    { name: 'recourse-conformance-client', version: '0.1.0' },
+    {
+      capabilities: { elicitation: { form: { applyDefaults: true } } },
+      ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
+  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: {} }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl)));
+  try {
+    await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const scenarios: Record<string, () => Promise<void>> = {
+  initialize: () => withClient(async (client) => void (await client.listTools()), 'legacy'),
+  tools_call: () =>
+    withClient(async (client) => {
+      await client.listTools();
+      await call(client, 'add_numbers', { a: 5, b: 3 });
+    }),
+  'elicitation-sep1034-client-defaults': () =>
+    answeringClient(
+      async (client) => void (await client.callTool({ name: 'test_client_elicitation_defaults' })),
+    ),
+  /** Every MRTR tool of the mock at once: state must be echoed per call, never mixed between calls. */
+  'sep-2322-client-request-state': () =>
+    answeringClient(async (client) => {
+      const { tools } = await client.listTools();
+      const settled = await Promise.allSettled(
+        tools.map((tool) => client.callTool({ name: tool.name, arguments: {} })),
+      );
+      // The SDK refuses a 2026 result without `resultType` (test_mrtr_no_result_type); the mock grades the requests.
+      for (const outcome of settled) if (outcome.status === 'rejected') console.error(String(outcome.reason));
+    }),
+  'sse-retry': () => withClient((client) => call(client, 'test_reconnection'), 'legacy'),
+  /** Lists the tools, then makes the calls the scenario's context names (or calls every tool with no arguments). */
+  generic: () =>
+    withClient(async (client) => {
+      const tools = await client.listTools();
+      const calls = context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: {} }));
+      for (const planned of calls) await call(client, planned.name, planned.arguments ?? {});
+    }),
+  'json-schema-2020-12-preservation': () =>
+    withClient(async (client) => {
+      const tools = await client.listTools();
+      const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+      const echo = tools.find((tool) => tool !== focal);
+      if (focal === undefined || echo === undefined)
+        throw new Error('The mock listed no schema tool and echo tool.');
+      await call(client, echo.name, { schema: focal.inputSchema });
+    }),
+};
+
+const GENERIC = [
+  'request-metadata',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
+
+const run = scenarios[scenario] ?? (GENERIC.includes(scenario) ? scenarios['generic'] : undefined);
+if (run === undefined) {
+  console.error(
+    `Unknown scenario "${scenario}"; known: ${[...Object.keys(scenarios), ...GENERIC].join(', ')}.`,
+  );
+  process.exit(2);
+}
+try {
+  await run();
+  process.exit(0);
+} catch (error) {
+  console.error(`Scenario ${scenario} failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
