@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '@recourse/board';
 import { createRecourseClient } from '@recourse/client';
 import type { RecourseClient } from '@recourse/client';
 import { startFlakyProxy } from '@recourse/client/testing';
@@ -20,10 +23,19 @@ function seeded(seed: number): () => number {
 
 let board: TestBoard;
 
+/** The board's SQLite database, opened read-only beside the server: the test checks what was stored. */
+function boardDb(): Database.Database {
+  const db = new Database(join(board.dataDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  opened.push(db);
+  return db;
+}
+const opened: Database.Database[] = [];
+
 beforeAll(async () => {
   board = await startTestBoard({ rateLimit: { defaultPerMinute: 100_000 } });
 });
 afterAll(async () => {
+  for (const db of opened) db.close();
   await board.close();
 });
 
@@ -64,7 +76,7 @@ describe('the client against the real board', () => {
       expect(proxy.counts.drop_after).toBeGreaterThan(5);
       expect(retried).toBeGreaterThan(5);
       expect(rolls).toBe(200 + proxy.counts.drop_before + proxy.counts.drop_after);
-      const row = board.board.db
+      const row = boardDb()
         .prepare('SELECT COUNT(*) AS total, COUNT(DISTINCT title) AS titles FROM tasks')
         .get() as { total: number; titles: number };
       expect(row).toEqual({ total: 200, titles: 200 });
@@ -98,14 +110,14 @@ describe('the client against the real board', () => {
       expect(update.ok || update.error.code).toBe('CALL_AMBIGUOUS');
       if (update.ok) return;
       expect(update.error.attempts).toHaveLength(1);
-      const task = board.board.db
+      const task = boardDb()
         .prepare('SELECT title, version FROM tasks WHERE title = ?')
         .get('Renamed once') as { title: string; version: number } | undefined;
       expect(task?.version).toBe(2); // the server acted once; the client did not repeat it
 
       const comment = await client.callTool('tasks_comment', { ref, body: 'Only once, please.' });
       expect(comment.attempts.map((a) => a.outcome)).toEqual(['transport', 'ok']);
-      const comments = board.board.db
+      const comments = boardDb()
         .prepare('SELECT COUNT(*) AS n FROM comments WHERE body = ?')
         .get('Only once, please.') as {
         n: number;

@@ -20,6 +20,8 @@ export interface StoryServer {
   readonly url: string;
   /** The board without the proxy. */
   readonly directUrl: string;
+  /** The board's data directory (its SQLite file is `DATABASE_FILE` in it). */
+  readonly dataDir: string;
   /** A bearer token of the assistant member. */
   readonly token: string;
   readonly board: BoardServer;
@@ -59,6 +61,7 @@ export async function startStoryServer(options: { dropEvery?: number } = {}): Pr
   return Object.assign(story, {
     url: proxy.url,
     directUrl: host.url,
+    dataDir,
     token,
     board,
     proxy,

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '@recourse/board';
 import { runAgent } from './client.ts';
 import type { StoryReport } from './client.ts';
 import { startStoryServer } from './server.ts';
@@ -6,12 +9,21 @@ import type { StoryServer } from './server.ts';
 
 let server: StoryServer;
 let report: StoryReport;
+const opened: Database.Database[] = [];
+
+/** The board's SQLite database, opened read-only: the story checks what was stored. */
+function storyDb(): Database.Database {
+  const db = new Database(join(server.dataDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  opened.push(db);
+  return db;
+}
 
 beforeAll(async () => {
   server = await startStoryServer({ dropEvery: 3 });
   report = await runAgent(server);
 });
 afterAll(async () => {
+  for (const db of opened) db.close();
   await server.close();
 });
 
@@ -23,7 +35,7 @@ describe('the agent story', () => {
   it('creates its backlog exactly once although connections dropped before and after tasks_create ran', () => {
     expect(server.proxy.counts.drop_before).toBeGreaterThanOrEqual(1);
     expect(server.proxy.counts.drop_after).toBeGreaterThanOrEqual(1);
-    const rows = server.board.db
+    const rows = storyDb()
       .prepare("SELECT title FROM tasks WHERE labels LIKE '%story%' ORDER BY ref")
       .all() as { title: string }[];
     expect(rows).toHaveLength(6);
@@ -38,7 +50,7 @@ describe('the agent story', () => {
     expect(outcomes('get remembered ref')).toEqual(['CALL_TOOL_FAILED not_found']);
     expect(outcomes('update with stale version')).toEqual(['CALL_TOOL_FAILED conflict']);
     expect(report.steps.find((s) => s.step === 'update with stale version')?.attempts).toBe(1);
-    const task = server.board.db
+    const task = storyDb()
       .prepare('SELECT title FROM tasks WHERE title LIKE ?')
       .get('Fix the login timeout%') as { title: string };
     expect(task.title).toBe('Fix the login timeout (30 s)');
@@ -53,7 +65,7 @@ describe('the agent story', () => {
   });
 
   it('finishes with two tasks in progress', () => {
-    const doing = server.board.db.prepare("SELECT COUNT(*) AS n FROM tasks WHERE status = 'doing'").get() as {
+    const doing = storyDb().prepare("SELECT COUNT(*) AS n FROM tasks WHERE status = 'doing'").get() as {
       n: number;
     };
     expect(doing.n).toBe(2);
