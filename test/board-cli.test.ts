@@ -37,7 +37,7 @@ async function startServe(dataDir: string, firstStart: boolean) {
     );
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
-      const ready = firstStart ? /Use it as/.test(stdout) : /Data directory/.test(stdout);
+      const ready = firstStart ? /Use it as/.test(stdout) : /^Data: /m.test(stdout);
       if (ready) {
         clearTimeout(timer);
         resolve();

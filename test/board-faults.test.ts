@@ -134,7 +134,7 @@ describe.each(['modern', 'legacy'] as Era[])('store faults, %s client', (era) =>
       const row = tb.board.db.prepare('SELECT status, version FROM tasks WHERE ref = ?').get(ref);
       expect(row).toEqual({ status: 'todo', version: 1 });
 
-      const entry = tb.board.callLog.recent({ tool: 'tasks_move', limit: 1 })[0];
+      const entry = (await tb.board.callLog.recent({ tool: 'tasks_move', limit: 1 }))[0];
       expect(entry?.outcome).not.toBe('ok');
       expect(entry?.code).toMatch(/CANCEL/);
     } finally {

@@ -10,7 +10,16 @@ export {
   createBoardServer,
   openBoardDatabase,
 } from './board-server.ts';
-export type { BoardServer, BoardServerOptions } from './board-server.ts';
+export { assembleBoardServer } from './board-server.ts';
+export type {
+  BoardParts,
+  BoardServer,
+  BoardServerOptions,
+  SqliteBoardServer,
+  SqliteBoardServerOptions,
+} from './board-server.ts';
+export { createPgBoardServer } from './board-server.pg.ts';
+export type { PgBoardServer, PgBoardServerOptions } from './board-server.pg.ts';
 export { ensureOwner } from './bootstrap.ts';
 export type { FirstOwner } from './bootstrap.ts';
 
@@ -31,6 +40,8 @@ export {
 
 export type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './store/board-store.ts';
 export { createSqliteBoardStore } from './store/board-store.sqlite.ts';
+export { createPgBoardStore } from './store/board-store.pg.ts';
+export { migratePg, PG_MIGRATIONS } from './store/migrations.pg.ts';
 export { migrate, MIGRATIONS } from './store/migrations.sqlite.ts';
 export type { Migration } from './store/migrations.sqlite.ts';
 export { DATABASE_FILE, openDatabase } from './store/open-database.sqlite.ts';
@@ -56,8 +67,12 @@ export type { WriteContext } from './services/write-context.ts';
 export { boardTools } from './tools/board-tools.ts';
 
 export { createSqliteCallLog } from './kit/call-log.sqlite.ts';
-export type { CallLogQuery, SqliteCallLog } from './kit/call-log.sqlite.ts';
+export type { SqliteCallLog } from './kit/call-log.sqlite.ts';
+export type { BoardCallLog, CallLogQuery } from './kit/call-log.ts';
 export { createSqliteIdempotencyStore } from './kit/idempotency-store.sqlite.ts';
+export { createPgIdempotencyStore } from './kit/idempotency-store.pg.ts';
+export { createPgCallLog } from './kit/call-log.pg.ts';
+export { pgRateLimitStoreFactory } from './kit/rate-limit-store.pg.ts';
 export type { SqliteIdempotencyStore } from './kit/idempotency-store.sqlite.ts';
 export { sqliteRateLimitStoreFactory } from './kit/rate-limit-store.sqlite.ts';
 export type { LimiterOptions } from './kit/rate-limit-store.sqlite.ts';

@@ -5,23 +5,12 @@
  * @packageDocumentation
  */
 import type { Database } from 'better-sqlite3';
-import type { CallLogEntry, CallLogSink } from '@recourse/server';
+import type { CallLogEntry } from '@recourse/server';
+import type { BoardCallLog, CallLogQuery } from './call-log.ts';
 import type { SerialLock } from '../store/serial-lock.ts';
 
-/** Filters for {@link SqliteCallLog.recent}. */
-export interface CallLogQuery {
-  /** How many entries, newest first (default 50). */
-  readonly limit?: number;
-  readonly memberId?: string;
-  readonly tool?: string;
-}
-
-/** A call log in SQLite: `record` appends, `recent` reads newest first. */
-export interface SqliteCallLog extends CallLogSink {
-  /** Appends one entry (inside the shared lock when one was given). */
-  record(entry: CallLogEntry): Promise<void>;
-  recent(query?: CallLogQuery): CallLogEntry[];
-}
+/** The SQLite call log. */
+export type SqliteCallLog = BoardCallLog;
 
 interface Row {
   at: string;
@@ -60,29 +49,33 @@ export function createSqliteCallLog(db: Database, options: { lock?: SerialLock }
       return options.lock.run(() => Promise.resolve().then(() => void write()));
     },
     recent(query = {}) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (query.memberId !== undefined) {
-        where.push('member_id = ?');
-        params.push(query.memberId);
-      }
-      if (query.tool !== undefined) {
-        where.push('tool = ?');
-        params.push(query.tool);
-      }
-      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      const rows = db
-        .prepare(`SELECT * FROM call_log ${clause} ORDER BY id DESC LIMIT ?`)
-        .all(...params, query.limit ?? 50) as Row[];
-      return rows.map((r): CallLogEntry => ({
-        at: r.at,
-        memberId: r.member_id,
-        tool: r.tool,
-        outcome: r.outcome as CallLogEntry['outcome'],
-        code: r.code,
-        durationMs: r.duration_ms,
-        correlationId: r.correlation_id,
-      }));
+      return Promise.resolve(readRecent(query));
     },
   };
+
+  function readRecent(query: CallLogQuery): CallLogEntry[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.memberId !== undefined) {
+      where.push('member_id = ?');
+      params.push(query.memberId);
+    }
+    if (query.tool !== undefined) {
+      where.push('tool = ?');
+      params.push(query.tool);
+    }
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const rows = db
+      .prepare(`SELECT * FROM call_log ${clause} ORDER BY id DESC LIMIT ?`)
+      .all(...params, query.limit ?? 50) as Row[];
+    return rows.map((r): CallLogEntry => ({
+      at: r.at,
+      memberId: r.member_id,
+      tool: r.tool,
+      outcome: r.outcome as CallLogEntry['outcome'],
+      code: r.code,
+      durationMs: r.duration_ms,
+      correlationId: r.correlation_id,
+    }));
+  }
 }

@@ -51,7 +51,7 @@ describe('SQLite idempotency store', () => {
 });
 
 describe('SQLite call log', () => {
-  it('records calls without arguments and reads them newest first with filters', () => {
+  it('records calls without arguments and reads them newest first with filters', async () => {
     const log = createSqliteCallLog(memoryDb());
     const base = { memberId: 'm1', code: null, durationMs: 3.6, outcome: 'ok' as const };
     void log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
@@ -70,8 +70,8 @@ describe('SQLite call log', () => {
       outcome: 'not_found',
       code: 'TASK_NOT_FOUND',
     });
-    expect(log.recent().map((e) => e.correlationId)).toEqual(['c_3', 'c_2', 'c_1']);
-    expect(log.recent({ tool: 'tasks_get', limit: 1 })).toEqual([
+    expect((await log.recent()).map((e) => e.correlationId)).toEqual(['c_3', 'c_2', 'c_1']);
+    expect(await log.recent({ tool: 'tasks_get', limit: 1 })).toEqual([
       {
         at: '2026-07-28T10:00:02Z',
         memberId: 'm1',
@@ -82,7 +82,7 @@ describe('SQLite call log', () => {
         correlationId: 'c_3',
       },
     ]);
-    expect(log.recent({ memberId: 'm2' }).map((e) => e.tool)).toEqual(['tasks_create']);
+    expect((await log.recent({ memberId: 'm2' })).map((e) => e.tool)).toEqual(['tasks_create']);
   });
 });
 
@@ -153,7 +153,7 @@ describe('one connection shared by the board store and the kit', () => {
     });
     await expect(failing).rejects.toThrow('rolled back on purpose');
     await recorded;
-    expect(log.recent().map((e) => e.correlationId)).toEqual(['c_kept']);
+    expect((await log.recent()).map((e) => e.correlationId)).toEqual(['c_kept']);
     expect(
       (db.prepare("SELECT value FROM counters WHERE name = 'task'").get() as { value: number }).value,
     ).toBe(0);

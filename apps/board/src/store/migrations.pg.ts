@@ -73,6 +73,38 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'idempotency records, call log, rate limits',
+    sql: `
+      CREATE TABLE idempotency (
+        member_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        result TEXT,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (member_id, key)
+      );
+      CREATE INDEX idempotency_expires ON idempotency(expires_at);
+      CREATE TABLE call_log (
+        id BIGSERIAL PRIMARY KEY,
+        at TEXT NOT NULL,
+        member_id TEXT,
+        tool TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        code TEXT,
+        duration_ms INTEGER NOT NULL,
+        correlation_id TEXT NOT NULL
+      );
+      CREATE INDEX call_log_at ON call_log(at);
+      CREATE TABLE rate_limits (
+        key VARCHAR(255) PRIMARY KEY,
+        points INTEGER NOT NULL DEFAULT 0,
+        expire BIGINT
+      );
+    `,
+  },
 ];
 
 /**

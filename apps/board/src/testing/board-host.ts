@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
-import { createBoardServer, type BoardServer, type BoardServerOptions } from '../board-server.ts';
+import { createBoardServer, type SqliteBoardServer, type SqliteBoardServerOptions } from '../board-server.ts';
 import type { Member } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
 import { startHttpHost } from '@recourse/server';
@@ -22,7 +22,7 @@ export type Era = 'modern' | 'legacy';
 export interface TestBoard {
   readonly url: string;
   readonly dataDir: string;
-  readonly board: BoardServer;
+  readonly board: SqliteBoardServer;
   readonly members: Record<Role, Member>;
   readonly tokens: Record<Role, string>;
   /** Every pino line the server wrote, parsed. */
@@ -34,7 +34,7 @@ export interface TestBoard {
 
 /** Starts a board over HTTP on 127.0.0.1, port 0, in `dataDir` (default: a fresh temporary directory). */
 export async function startTestBoard(
-  options: Omit<BoardServerOptions, 'dataDir' | 'db' | 'logger'> & { dataDir?: string } = {},
+  options: Omit<SqliteBoardServerOptions, 'dataDir' | 'db' | 'logger'> & { dataDir?: string } = {},
 ): Promise<TestBoard> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'recourse-board-'));
   const logLines: Record<string, unknown>[] = [];

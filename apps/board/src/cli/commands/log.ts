@@ -3,8 +3,8 @@
  *
  * @packageDocumentation
  */
-import { createBoardServer } from '../../board-server.ts';
-import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
+import { DATA_DIR_OPTION } from '../data-dir.ts';
+import { openBoard } from '../open-board.ts';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
 import { silentLogger } from '../silent-logger.ts';
@@ -24,12 +24,9 @@ export async function logCommand(args: readonly string[], io: CliIo): Promise<nu
       : 50;
   const member = parsed.values['member'];
   const tool = parsed.values['tool'];
-  const board = createBoardServer({
-    dataDir: resolveDataDir(parsed.values['data-dir'], io),
-    logger: silentLogger(),
-  });
+  const { board } = await openBoard(io, parsed.values['data-dir'], silentLogger());
   try {
-    const entries = board.callLog.recent({
+    const entries = await board.callLog.recent({
       limit,
       ...(typeof member === 'string' ? { memberId: member } : {}),
       ...(typeof tool === 'string' ? { tool } : {}),

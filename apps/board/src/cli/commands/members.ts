@@ -3,10 +3,10 @@
  *
  * @packageDocumentation
  */
-import { createBoardServer } from '../../board-server.ts';
 import { MEMBER_KINDS } from '../../domain/member.ts';
 import { ROLES } from '../../domain/roles.ts';
-import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
+import { DATA_DIR_OPTION } from '../data-dir.ts';
+import { openBoard } from '../open-board.ts';
 import type { CliIo } from '../io.ts';
 import { oneOf, parseCommand, requireFlag } from '../parse.ts';
 import { UsageError } from '../usage-error.ts';
@@ -60,10 +60,7 @@ export async function membersCommand(
   }
   const newRole = sub === 'role' ? oneOf(name, 'ROLE', parsed.positionals[1] ?? '', ROLES) : undefined;
 
-  const board = createBoardServer({
-    dataDir: resolveDataDir(parsed.values['data-dir'], io),
-    logger: silentLogger(),
-  });
+  const { board } = await openBoard(io, parsed.values['data-dir'], silentLogger());
   try {
     const members = board.services.members;
     if (input) {

@@ -4,9 +4,9 @@
  * @packageDocumentation
  */
 import { pino } from 'pino';
-import { createBoardServer } from '../../board-server.ts';
 import { ensureOwner } from '../../bootstrap.ts';
-import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
+import { DATA_DIR_OPTION } from '../data-dir.ts';
+import { openBoard } from '../open-board.ts';
 import { startHttpHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
@@ -26,26 +26,27 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     typeof parsed.values['port'] === 'string'
       ? integerFlag('serve', '--port', parsed.values['port'], 0, 65535)
       : 3333;
-  const dataDir = resolveDataDir(parsed.values['data-dir'], io);
 
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
-  const board = createBoardServer({ dataDir, logger });
+  const { board, where } = await openBoard(io, parsed.values['data-dir'], logger);
   try {
     const first = await ensureOwner(board.services);
     const conformance = parsed.values['conformance'] === true;
     if (conformance) io.err(CONFORMANCE_WARNING);
-    const http = conformance ? await startConformanceHost(board, { host, port, logger }) : await startHttpHost({
-      factory: board.server.createMcpServer,
-      canceller: board.server.inflight,
-      verifier: board.verifier,
-      host,
-      port,
-      logger,
-      resourceName: 'Recourse Board',
-      tokenHint: 'Ask the board owner for a new token (recourse-board tokens create --member <id>)',
-    });
+    const http = conformance
+      ? await startConformanceHost(board, { host, port, logger })
+      : await startHttpHost({
+          factory: board.server.createMcpServer,
+          canceller: board.server.inflight,
+          verifier: board.verifier,
+          host,
+          port,
+          logger,
+          resourceName: 'Recourse Board',
+          tokenHint: 'Ask the board owner for a new token (recourse-board tokens create --member <id>)',
+        });
     io.out(`Recourse Board listening on ${http.url}`);
-    io.out(`Data directory: ${dataDir}`);
+    io.out(`Data: ${where}`);
     if (first) {
       io.out(
         `First start: created owner ${first.member.name} (${first.member.id}). Owner token (shown only once, keep it safe):`,

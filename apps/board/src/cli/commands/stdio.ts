@@ -4,8 +4,8 @@
  * @packageDocumentation
  */
 import { pino } from 'pino';
-import { createBoardServer } from '../../board-server.ts';
-import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
+import { DATA_DIR_OPTION } from '../data-dir.ts';
+import { openBoard } from '../open-board.ts';
 import { startStdioHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { parseCommand } from '../parse.ts';
@@ -22,7 +22,7 @@ export async function stdioCommand(args: readonly string[], io: CliIo): Promise<
     );
   }
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
-  const board = createBoardServer({ dataDir: resolveDataDir(parsed.values['data-dir'], io), logger });
+  const { board } = await openBoard(io, parsed.values['data-dir'], logger);
   try {
     const verified = await board.verifier.verify(token);
     if (!verified.ok) {

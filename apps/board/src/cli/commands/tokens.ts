@@ -3,8 +3,8 @@
  *
  * @packageDocumentation
  */
-import { createBoardServer } from '../../board-server.ts';
-import { DATA_DIR_OPTION, resolveDataDir } from '../data-dir.ts';
+import { DATA_DIR_OPTION } from '../data-dir.ts';
+import { openBoard } from '../open-board.ts';
 import type { CliIo } from '../io.ts';
 import { durationFlag, parseCommand, requireFlag } from '../parse.ts';
 import { UsageError } from '../usage-error.ts';
@@ -43,10 +43,7 @@ export async function tokensCommand(
   const expires = parsed.values['expires-in'];
   const expiresInMs = typeof expires === 'string' ? durationFlag(name, '--expires-in', expires) : undefined;
 
-  const board = createBoardServer({
-    dataDir: resolveDataDir(parsed.values['data-dir'], io),
-    logger: silentLogger(),
-  });
+  const { board } = await openBoard(io, parsed.values['data-dir'], silentLogger());
   try {
     const tokens = board.services.tokens;
     if (member !== undefined) {

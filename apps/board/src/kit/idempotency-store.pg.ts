@@ -1,0 +1,60 @@
+/**
+ * The kit's {@link IdempotencyStore} on PostgreSQL (table `idempotency`), shared by every board instance.
+ *
+ * @packageDocumentation
+ */
+import type { Pool } from 'pg';
+import type { IdempotencyClaim, IdempotencyStore, ToolSuccess } from '@recourse/server';
+
+interface Row {
+  tool: string;
+  args_hash: string;
+  result: string | null;
+}
+
+/**
+ * Creates the store on a migrated board database. `claim` is one atomic `INSERT … ON CONFLICT … RETURNING`:
+ * of concurrent claims for one member and key (from any instance) exactly one is `claimed`. Expired records
+ * count as absent and are purged every 256 claims. `now` defaults to `Date.now`.
+ */
+export function createPgIdempotencyStore(pool: Pool, options: { now?: () => number } = {}): IdempotencyStore {
+  const now = options.now ?? Date.now;
+  let claims = 0;
+  return {
+    async claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {
+      claims += 1;
+      const t = now();
+      if (claims % 256 === 0) await pool.query('DELETE FROM idempotency WHERE expires_at <= $1', [t]);
+      const inserted = await pool.query(
+        `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at) VALUES ($1, $2, $3, $4, NULL, $5)
+         ON CONFLICT (member_id, key) DO UPDATE SET
+           tool = EXCLUDED.tool, args_hash = EXCLUDED.args_hash, result = NULL, expires_at = EXCLUDED.expires_at
+         WHERE idempotency.expires_at <= $6
+         RETURNING member_id`,
+        [memberId, key, tool, argsHash, t + ttlMs, t],
+      );
+      if (inserted.rowCount === 1) return { state: 'claimed' };
+      const { rows } = await pool.query<Row>(
+        'SELECT tool, args_hash, result FROM idempotency WHERE member_id = $1 AND key = $2',
+        [memberId, key],
+      );
+      const row = rows[0];
+      if (!row) return this.claim(memberId, key, tool, argsHash, ttlMs);
+      if (row.tool !== tool || row.args_hash !== argsHash) return { state: 'mismatch' };
+      if (row.result === null) return { state: 'pending' };
+      return { state: 'done', argsHash: row.args_hash, result: JSON.parse(row.result) as ToolSuccess };
+    },
+    async complete(memberId, key, result) {
+      await pool.query(
+        'UPDATE idempotency SET result = $1 WHERE member_id = $2 AND key = $3 AND expires_at > $4',
+        [JSON.stringify(result), memberId, key, now()],
+      );
+    },
+    async release(memberId, key) {
+      await pool.query('DELETE FROM idempotency WHERE member_id = $1 AND key = $2 AND result IS NULL', [
+        memberId,
+        key,
+      ]);
+    },
+  };
+}
