@@ -17,6 +17,8 @@ const run = promisify(execFile);
 /** A running temporary cluster: `freshPool()` creates an empty database and a pool on it. */
 export interface TempPostgres {
   freshPool(): Promise<pg.Pool>;
+  /** Creates an empty database and answers its connection string (Unix socket in the cluster's directory). */
+  freshDatabaseUrl(): Promise<string>;
   /** Ends every pool handed out, stops the cluster and deletes its directory. */
   stop(): Promise<void>;
 }
@@ -50,6 +52,12 @@ export async function startTempPostgres(): Promise<TempPostgres> {
   const pools: pg.Pool[] = [admin];
   let count = 0;
   return {
+    async freshDatabaseUrl() {
+      count += 1;
+      const database = `board_test_${count}`;
+      await admin.query(`CREATE DATABASE ${database}`);
+      return `postgresql://board@/${database}?host=${encodeURIComponent(dir)}`;
+    },
     async freshPool() {
       count += 1;
       const database = `board_test_${count}`;
