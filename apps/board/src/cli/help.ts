@@ -4,7 +4,8 @@
  * @packageDocumentation
  */
 
-const DATA_DIR = '  --data-dir DIR     data directory (default: $RECOURSE_DATA_DIR, else ./.data)';
+const DATA_DIR =
+  '  --data-dir DIR     data directory (default: $RECOURSE_DATA_DIR, else ./.data); unused when DATABASE_URL is set';
 
 /** Help text per command path (`serve`, `members add`, …); `''` is the overview. */
 export const HELP: Readonly<Record<string, string>> = {
@@ -19,6 +20,7 @@ Commands:
   tokens create|revoke|list      manage bearer tokens
   log                   show recent tool calls
 
+Data lives in SQLite under --data-dir (default ./.data), or in PostgreSQL when DATABASE_URL is set.
 Run "recourse-board <command> --help" for a command's options.`,
   serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR]
 
