@@ -109,19 +109,13 @@ export function createLegacySessions(
   return {
     claims(headers, body) {
       if (typeof headers['mcp-session-id'] === 'string') return true;
-      const header = (name: string): Record<string, string> => {
+      const one = (name: string): string | undefined => {
         const value = headers[name];
-        return typeof value === 'string' ? { [name]: value } : {};
+        return typeof value === 'string' ? value : undefined;
       };
-      const {
-        'mcp-protocol-version': protocolVersionHeader,
-        'mcp-method': mcpMethodHeader,
-        'mcp-name': mcpNameHeader,
-      } = {
-        ...header('mcp-protocol-version'),
-        ...header('mcp-method'),
-        ...header('mcp-name'),
-      };
+      const protocolVersionHeader = one('mcp-protocol-version');
+      const mcpMethodHeader = one('mcp-method');
+      const mcpNameHeader = one('mcp-name');
       const route = classifyInboundRequest({
         httpMethod: 'POST',
         body,
