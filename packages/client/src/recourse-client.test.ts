@@ -222,6 +222,14 @@ describe('version renegotiation', () => {
     expect(success.attempts[1]?.protocolVersion).toBe('2026-07-28');
   });
 
+  it('follows a -32022 that refuses the legacy handshake itself to 2026-07-28', async () => {
+    server.setAcceptedVersions(['2026-07-28']);
+    const client = clientOf({ protocol: 'legacy' });
+    const success = await client.callTool('echo', { text: 'strict server' });
+    expect(success.attempts.map((a) => a.outcome)).toEqual(['version_mismatch', 'ok']);
+    expect(success.attempts[1]?.protocolVersion).toBe('2026-07-28');
+  });
+
   it('follows -32022 only once per call', async () => {
     const client = clientOf();
     await client.callTool('echo', { text: 'modern' });

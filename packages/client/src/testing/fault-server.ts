@@ -19,7 +19,7 @@ export interface FaultServerOptions {
   readonly host?: string;
   /** Port (default 0: a free port). */
   readonly port?: number;
-  /** Protocol versions the server accepts; others get -32022 (default: every version the SDK serves). */
+  /** Protocol versions the server accepts, also in a legacy `initialize`; others get -32022 (default: all the SDK serves). */
   readonly acceptVersions?: readonly string[];
 }
 
@@ -83,6 +83,10 @@ function rpcError(
 }
 
 function requestedVersion(req: IncomingMessage, rpc: RpcShape | undefined): string | undefined {
+  if (rpc?.method === 'initialize') {
+    const offered = (rpc.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return typeof offered === 'string' ? offered : undefined;
+  }
   const header = req.headers['mcp-protocol-version'];
   if (typeof header === 'string') return header;
   const envelope = rpc?.params?._meta?.[ENVELOPE_VERSION_KEY];
@@ -109,7 +113,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     if (rpc?.method === 'notifications/cancelled') cancelInflight(rpc);
     const version = requestedVersion(req, rpc);
     const accepted = state.acceptedVersions;
-    if (accepted && rpc?.method !== 'initialize' && version !== undefined && !accepted.includes(version)) {
+    if (accepted && version !== undefined && !accepted.includes(version)) {
       const message = `Unsupported protocol version: ${version}`;
       return rpcError(res, 400, rpc?.id, -32022, message, { supported: accepted, requested: version });
     }
