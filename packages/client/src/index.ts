@@ -32,3 +32,5 @@ export type { PolicyEventMap, PolicyEventName, PolicyListener } from './policy-e
 export { IDEMPOTENCY_META_KEY } from './tool-catalog.ts';
 export type { ToolTraits } from './tool-catalog.ts';
 export { parseRetryAfter } from './http-exchange.ts';
+export { TASK_POLL_ERROR_CODE, TaskPollError, pollTask } from './task-poller.ts';
+export type { TaskPollFailure, TaskPollOptions, TaskSnapshot, TaskStatus } from './task-poller.ts';
