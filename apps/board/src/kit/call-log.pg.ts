@@ -4,18 +4,7 @@
  * @packageDocumentation
  */
 import type { Pool } from 'pg';
-import type { CallLogEntry } from '@recourse/server';
-import type { BoardCallLog } from './call-log.ts';
-
-interface Row {
-  at: string;
-  member_id: string | null;
-  tool: string;
-  outcome: string;
-  code: string | null;
-  duration_ms: number;
-  correlation_id: string;
-}
+import { toCallLogEntry, type BoardCallLog, type CallLogRow } from './call-log.ts';
 
 /** Creates the PostgreSQL call log on a migrated board database. */
 export function createPgCallLog(pool: Pool): BoardCallLog {
@@ -47,19 +36,11 @@ export function createPgCallLog(pool: Pool): BoardCallLog {
       }
       params.push(query.limit ?? 50);
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      const { rows } = await pool.query<Row>(
+      const { rows } = await pool.query<CallLogRow>(
         `SELECT * FROM call_log ${clause} ORDER BY id DESC LIMIT $${params.length}`,
         params,
       );
-      return rows.map((r): CallLogEntry => ({
-        at: r.at,
-        memberId: r.member_id,
-        tool: r.tool,
-        outcome: r.outcome as CallLogEntry['outcome'],
-        code: r.code,
-        durationMs: r.duration_ms,
-        correlationId: r.correlation_id,
-      }));
+      return rows.map(toCallLogEntry);
     },
   };
 }

@@ -6,21 +6,11 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { CallLogEntry } from '@recourse/server';
-import type { BoardCallLog, CallLogQuery } from './call-log.ts';
+import { toCallLogEntry, type BoardCallLog, type CallLogQuery, type CallLogRow } from './call-log.ts';
 import type { SerialLock } from '../store/serial-lock.ts';
 
 /** The SQLite call log. */
 export type SqliteCallLog = BoardCallLog;
-
-interface Row {
-  at: string;
-  member_id: string | null;
-  tool: string;
-  outcome: string;
-  code: string | null;
-  duration_ms: number;
-  correlation_id: string;
-}
 
 /**
  * Creates the SQLite call log on a migrated board database; `lock` is the lock shared by every writer of the
@@ -67,15 +57,7 @@ export function createSqliteCallLog(db: Database, options: { lock?: SerialLock }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const rows = db
       .prepare(`SELECT * FROM call_log ${clause} ORDER BY id DESC LIMIT ?`)
-      .all(...params, query.limit ?? 50) as Row[];
-    return rows.map((r): CallLogEntry => ({
-      at: r.at,
-      memberId: r.member_id,
-      tool: r.tool,
-      outcome: r.outcome as CallLogEntry['outcome'],
-      code: r.code,
-      durationMs: r.duration_ms,
-      correlationId: r.correlation_id,
-    }));
+      .all(...params, query.limit ?? 50) as CallLogRow[];
+    return rows.map(toCallLogEntry);
   }
 }

@@ -18,3 +18,27 @@ export interface BoardCallLog extends CallLogSink {
   record(entry: CallLogEntry): Promise<void>;
   recent(query?: CallLogQuery): Promise<CallLogEntry[]>;
 }
+
+/** A `call_log` row, as both databases return it. */
+export interface CallLogRow {
+  at: string;
+  member_id: string | null;
+  tool: string;
+  outcome: string;
+  code: string | null;
+  duration_ms: number;
+  correlation_id: string;
+}
+
+/** Maps a `call_log` row to a {@link CallLogEntry}. */
+export function toCallLogEntry(row: CallLogRow): CallLogEntry {
+  return {
+    at: row.at,
+    memberId: row.member_id,
+    tool: row.tool,
+    outcome: row.outcome as CallLogEntry['outcome'],
+    code: row.code,
+    durationMs: row.duration_ms,
+    correlationId: row.correlation_id,
+  };
+}

@@ -4,13 +4,8 @@
  * @packageDocumentation
  */
 import type { Pool } from 'pg';
-import type { IdempotencyClaim, IdempotencyStore, ToolSuccess } from '@recourse/server';
-
-interface Row {
-  tool: string;
-  args_hash: string;
-  result: string | null;
-}
+import type { IdempotencyClaim, IdempotencyStore } from '@recourse/server';
+import { claimOfExisting, type IdempotencyRow } from './idempotency-record.ts';
 
 /**
  * Creates the store on a migrated board database. `claim` is one atomic `INSERT … ON CONFLICT … RETURNING`:
@@ -34,15 +29,13 @@ export function createPgIdempotencyStore(pool: Pool, options: { now?: () => numb
         [memberId, key, tool, argsHash, t + ttlMs, t],
       );
       if (inserted.rowCount === 1) return { state: 'claimed' };
-      const { rows } = await pool.query<Row>(
+      const { rows } = await pool.query<IdempotencyRow>(
         'SELECT tool, args_hash, result FROM idempotency WHERE member_id = $1 AND key = $2',
         [memberId, key],
       );
       const row = rows[0];
       if (!row) return this.claim(memberId, key, tool, argsHash, ttlMs);
-      if (row.tool !== tool || row.args_hash !== argsHash) return { state: 'mismatch' };
-      if (row.result === null) return { state: 'pending' };
-      return { state: 'done', argsHash: row.args_hash, result: JSON.parse(row.result) as ToolSuccess };
+      return claimOfExisting(row, tool, argsHash);
     },
     async complete(memberId, key, result) {
       await pool.query(

@@ -5,14 +5,9 @@
  * @packageDocumentation
  */
 import type { Database } from 'better-sqlite3';
-import type { IdempotencyClaim, IdempotencyStore, ToolSuccess } from '@recourse/server';
+import type { IdempotencyClaim, IdempotencyStore } from '@recourse/server';
+import { claimOfExisting, type IdempotencyRow } from './idempotency-record.ts';
 import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
-
-interface Row {
-  tool: string;
-  args_hash: string;
-  result: string | null;
-}
 
 /** A SQLite idempotency store; `purgeExpired()` deletes records past their TTL and answers how many. */
 export interface SqliteIdempotencyStore extends IdempotencyStore {
@@ -54,14 +49,7 @@ export function createSqliteIdempotencyStore(
       const t = now();
       if (insert.get(memberId, key, tool, argsHash, t + ttlMs, t) !== undefined)
         return { state: 'claimed' } as const;
-      const row = select.get(memberId, key) as Row;
-      if (row.tool !== tool || row.args_hash !== argsHash) return { state: 'mismatch' } as const;
-      if (row.result === null) return { state: 'pending' } as const;
-      return {
-        state: 'done',
-        argsHash: row.args_hash,
-        result: JSON.parse(row.result) as ToolSuccess,
-      } as const;
+      return claimOfExisting(select.get(memberId, key) as IdempotencyRow, tool, argsHash);
     },
   );
 

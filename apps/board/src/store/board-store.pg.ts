@@ -7,104 +7,24 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type { Member } from '../domain/member.ts';
-import type { Role } from '../domain/roles.ts';
-import type { Comment, HistoryEntry, Task, TaskStatus } from '../domain/task.ts';
-import type { TokenRecord } from '../domain/token.ts';
+import type { Task } from '../domain/task.ts';
 import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './board-store.ts';
+import {
+  likePattern,
+  TASK_PATCH_COLUMNS,
+  toComment,
+  toHistory,
+  toMember,
+  toTask,
+  toToken,
+  type CommentRow,
+  type HistoryRow,
+  type MemberRow,
+  type TaskRow,
+  type TokenRow,
+} from './store-rows.ts';
 
 type Queryable = Pick<Pool | PoolClient, 'query'>;
-
-interface TaskRow {
-  ref: string;
-  title: string;
-  description: string;
-  status: string;
-  assignee: string | null;
-  labels: string[];
-  due: string | null;
-  version: number;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-}
-interface MemberRow {
-  id: string;
-  name: string;
-  kind: string;
-  role: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-interface TokenRow {
-  id: string;
-  member_id: string;
-  hash: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-interface CommentRow {
-  id: string;
-  ref: string;
-  author_id: string;
-  body: string;
-  created_at: string;
-}
-interface HistoryRow {
-  ref: string;
-  member_id: string;
-  action: string;
-  field: string | null;
-  from_value: string | null;
-  to_value: string | null;
-  at: string;
-}
-
-const toTask = (r: TaskRow): Task => ({
-  ref: r.ref,
-  title: r.title,
-  description: r.description,
-  status: r.status as TaskStatus,
-  assignee: r.assignee,
-  labels: r.labels,
-  due: r.due,
-  version: r.version,
-  createdBy: r.created_by,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-const toMember = (r: MemberRow): Member => ({
-  id: r.id,
-  name: r.name,
-  kind: r.kind as Member['kind'],
-  role: r.role as Role,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
-const toToken = (r: TokenRow): TokenRecord => ({
-  id: r.id,
-  memberId: r.member_id,
-  hash: r.hash,
-  prefix: r.prefix,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  revokedAt: r.revoked_at,
-});
-
-const PATCH_COLUMNS: Readonly<Record<keyof TaskPatch, string>> = {
-  title: 'title',
-  description: 'description',
-  status: 'status',
-  assignee: 'assignee',
-  labels: 'labels',
-  due: 'due',
-};
-
-/** Escapes `%`, `_` and `\` for an ILIKE pattern with `ESCAPE '\'`. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 async function getTask(db: Queryable, ref: string): Promise<Task | undefined> {
   const { rows } = await db.query<TaskRow>('SELECT * FROM tasks WHERE ref = $1', [ref]);
@@ -149,7 +69,7 @@ function txOn(client: PoolClient): BoardTx {
     async updateTask(ref, expectedVersion, patch, at) {
       const sets: string[] = [];
       const values: unknown[] = [];
-      for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof TaskPatch, string][]) {
+      for (const [key, column] of Object.entries(TASK_PATCH_COLUMNS) as [keyof TaskPatch, string][]) {
         if (!(key in patch)) continue;
         values.push(key === 'labels' ? JSON.stringify(patch[key]) : patch[key]);
         sets.push(`${column} = $${values.length}`);
@@ -265,27 +185,13 @@ export function createPgBoardStore(pool: Pool, options: { ownsPool?: boolean } =
       const { rows } = await pool.query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [
         ref,
       ]);
-      return rows.map((r): Comment => ({
-        id: Number(r.id),
-        ref: r.ref,
-        authorId: r.author_id,
-        body: r.body,
-        createdAt: r.created_at,
-      }));
+      return rows.map(toComment);
     },
     async listHistory(ref) {
       const { rows } = await pool.query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [
         ref,
       ]);
-      return rows.map((r): HistoryEntry => ({
-        ref: r.ref,
-        memberId: r.member_id,
-        action: r.action,
-        field: r.field,
-        from: r.from_value,
-        to: r.to_value,
-        at: r.at,
-      }));
+      return rows.map(toHistory);
     },
     getMember: (id) => getMember(pool, id),
     async listMembers() {

@@ -6,109 +6,23 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { Member } from '../domain/member.ts';
-import type { Comment, HistoryEntry, Task, TaskStatus } from '../domain/task.ts';
-import type { TokenRecord } from '../domain/token.ts';
-import type { Role } from '../domain/roles.ts';
+import type { Task } from '../domain/task.ts';
 import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './board-store.ts';
+import {
+  likePattern,
+  TASK_PATCH_COLUMNS,
+  toComment,
+  toHistory,
+  toMember,
+  toTask,
+  toToken,
+  type CommentRow,
+  type HistoryRow,
+  type MemberRow,
+  type TaskRow,
+  type TokenRow,
+} from './store-rows.ts';
 import { createSerialLock, type SerialLock } from './serial-lock.ts';
-
-interface TaskRow {
-  ref: string;
-  title: string;
-  description: string;
-  status: string;
-  assignee: string | null;
-  labels: string;
-  due: string | null;
-  version: number;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-}
-interface MemberRow {
-  id: string;
-  name: string;
-  kind: string;
-  role: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-interface TokenRow {
-  id: string;
-  member_id: string;
-  hash: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-interface CommentRow {
-  id: number;
-  ref: string;
-  author_id: string;
-  body: string;
-  created_at: string;
-}
-interface HistoryRow {
-  ref: string;
-  member_id: string;
-  action: string;
-  field: string | null;
-  from_value: string | null;
-  to_value: string | null;
-  at: string;
-}
-
-function toTask(row: TaskRow): Task {
-  return {
-    ref: row.ref,
-    title: row.title,
-    description: row.description,
-    status: row.status as TaskStatus,
-    assignee: row.assignee,
-    labels: JSON.parse(row.labels) as string[],
-    due: row.due,
-    version: row.version,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-function toMember(row: MemberRow): Member {
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind as Member['kind'],
-    role: row.role as Role,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}
-function toToken(row: TokenRow): TokenRecord {
-  return {
-    id: row.id,
-    memberId: row.member_id,
-    hash: row.hash,
-    prefix: row.prefix,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-const PATCH_COLUMNS: Readonly<Record<keyof TaskPatch, string>> = {
-  title: 'title',
-  description: 'description',
-  status: 'status',
-  assignee: 'assignee',
-  labels: 'labels',
-  due: 'due',
-};
-
-/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Creates the SQLite board store on an open, migrated database. `close()` closes the database unless
@@ -171,7 +85,7 @@ export function createSqliteBoardStore(
     updateTask(ref, expectedVersion, patch, at) {
       const sets: string[] = [];
       const values: unknown[] = [];
-      for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof TaskPatch, string][]) {
+      for (const [key, column] of Object.entries(TASK_PATCH_COLUMNS) as [keyof TaskPatch, string][]) {
         if (!(key in patch)) continue;
         const value = patch[key];
         sets.push(`${column} = ?`);
@@ -270,29 +184,11 @@ export function createSqliteBoardStore(
     countTasks: () => read(() => (stmt('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n),
     listComments: (ref) =>
       read(() =>
-        (stmt('SELECT * FROM comments WHERE ref = ? ORDER BY id').all(ref) as CommentRow[]).map(
-          (r): Comment => ({
-            id: r.id,
-            ref: r.ref,
-            authorId: r.author_id,
-            body: r.body,
-            createdAt: r.created_at,
-          }),
-        ),
+        (stmt('SELECT * FROM comments WHERE ref = ? ORDER BY id').all(ref) as CommentRow[]).map(toComment),
       ),
     listHistory: (ref) =>
       read(() =>
-        (stmt('SELECT * FROM history WHERE ref = ? ORDER BY id').all(ref) as HistoryRow[]).map(
-          (r): HistoryEntry => ({
-            ref: r.ref,
-            memberId: r.member_id,
-            action: r.action,
-            field: r.field,
-            from: r.from_value,
-            to: r.to_value,
-            at: r.at,
-          }),
-        ),
+        (stmt('SELECT * FROM history WHERE ref = ? ORDER BY id').all(ref) as HistoryRow[]).map(toHistory),
       ),
     getMember: (id) => read(() => getMember(id)),
     listMembers: () =>
