@@ -64,7 +64,10 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
       condition: `for tasks you created or are assigned to; ${task.ref} was created by ${task.createdBy} and is ${
         task.assignee === null ? 'unassigned' : `assigned to ${task.assignee}`
       }, so you cannot ${verb} it`,
-      next: `Assign ${task.ref} to yourself with tasks_assign first, or ask an owner or maintainer to ${verb} it.`,
+      next:
+        task.assignee === null
+          ? `Assign ${task.ref} to yourself with tasks_assign first, or ask an owner or maintainer to ${verb} it.`
+          : `Ask ${task.assignee}, an owner or a maintainer to ${verb} it.`,
     });
   }
 
