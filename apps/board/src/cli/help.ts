@@ -22,7 +22,7 @@ Commands:
 
 Data lives in SQLite under --data-dir (default ./.data), or in PostgreSQL when DATABASE_URL is set.
 Run "recourse-board <command> --help" for a command's options.`,
-  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR]
+  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [--conformance]
 
 Serves the board over HTTP at http://HOST:PORT/mcp and prints that URL.
 On first start it creates the data directory, the database and an owner member, and prints the owner's
@@ -30,6 +30,8 @@ token once. Stop with Ctrl-C (SIGINT) or SIGTERM.
 
   --host HOST        address to bind (default 127.0.0.1)
   --port PORT        port to bind, 0 picks a free one (default 3333)
+  --conformance      TEST ONLY: serve the MCP conformance suite's fixtures too, and let requests without a
+                     token act as a read-only member; never beyond loopback
 ${DATA_DIR}`,
   stdio: `Usage: RECOURSE_TOKEN=rbt_… recourse-board stdio [--data-dir DIR]
 
