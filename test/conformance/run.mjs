@@ -78,7 +78,7 @@ function startBoard() {
     );
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      const match = /(http:\/\/\S+\/mcp)\b/.exec(stdout);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
