@@ -194,7 +194,9 @@ console.log(`\n=== Conformance summary (${((Date.now() - startedAt) / 1000).toFi
 for (const [name, { dir, code }] of results) {
   const s = summarize(name, dir, code);
   const extra =
-    s.failing.length > 0 ? `\n    failing scenarios (baselined or not scored): ${s.failing.join(', ')}` : '';
+    s.failing.length > 0
+      ? `\n    failing scenarios${code === 0 ? ' (baselined or not scored)' : ''}: ${s.failing.join(', ')}`
+      : '';
   console.log(
     `${code === 0 ? '✓' : '✗'} ${name}: ${s.scenarios} scenarios, ${s.passed} checks passed, ${s.failed} failed, ${s.warnings} warnings (exit ${code})${extra}`,
   );
