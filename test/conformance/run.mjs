@@ -23,6 +23,8 @@ const START_TIMEOUT_MS = 30_000;
 const STEP_TIMEOUT_MS = 120_000;
 
 const CLIENT_2025 = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+// The alpha's own versions of the 2025-era client scenarios (default protocol version 2025-11-25).
+const CLIENT_2026_LEGACY = [...CLIENT_2025, 'json-schema-2020-12-preservation'];
 const CLIENT_2026 = [
   'tools_call',
   'request-metadata',
@@ -144,6 +146,11 @@ const steps = [
     name: 'client 0.1.16',
     cli: SUITE_2025,
     args: () => ['client', '--command', CLIENT, '--scenario', scenario, '--expected-failures', BASELINE_2025],
+  })),
+  ...CLIENT_2026_LEGACY.map((scenario) => ({
+    name: 'client 0.2.0-alpha.12 (2025-11-25)',
+    cli: SUITE_2026,
+    args: () => ['client', '--command', CLIENT, '--scenario', scenario, '--expected-failures', BASELINE_2026],
   })),
   ...CLIENT_2026.map((scenario) => ({
     name: 'client 0.2.0-alpha.12 (2026-07-28)',
