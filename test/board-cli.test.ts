@@ -13,6 +13,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { failureMetaOf, startTestBoard } from '../apps/board/src/testing/board-host.ts';
 
 const BIN = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
+/** The environment for the CLI: without DATABASE_URL, so that it uses the SQLite data directory given. */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL'));
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'recourse-board-cli-'));
@@ -27,6 +29,7 @@ afterAll(() => {
 async function startServe(dataDir: string, firstStart: boolean) {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: ENV,
   });
   let stdout = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -55,7 +58,7 @@ async function startServe(dataDir: string, firstStart: boolean) {
 }
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: ENV });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 

@@ -37,7 +37,7 @@ async function spawnClient(era: Era, token: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'stdio', '--data-dir', dataDir],
-    env: { ...(process.env as Record<string, string>), RECOURSE_TOKEN: token },
+    env: { ...(process.env as Record<string, string>), DATABASE_URL: '', RECOURSE_TOKEN: token },
     stderr: 'pipe',
   });
   const client = new Client(
