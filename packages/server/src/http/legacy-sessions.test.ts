@@ -165,6 +165,35 @@ describe('legacySessions', () => {
     expect(get.status).toBe(405);
   });
 
+  it('refuses a session beyond maxSessions with 503 and Retry-After, and serves again once one ends', async () => {
+    const small = await startHttpHost({ factory, verifier, legacySessions: { maxSessions: 1 } });
+    try {
+      const id = await openSession(small.url, 'tok-alice');
+      const full = await fetch(small.url, {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, authorization: 'Bearer tok-alice' },
+        body: INITIALIZE,
+      });
+      expect(full.status).toBe(503);
+      expect(full.headers.get('retry-after')).toBe('30');
+      expect(((await full.json()) as { error: { message: string } }).error.message).toContain(
+        'maximum of 1 sessions',
+      );
+      const ended = await fetch(small.url, {
+        method: 'DELETE',
+        headers: {
+          authorization: 'Bearer tok-alice',
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      });
+      expect(ended.status).toBe(200);
+      expect(await openSession(small.url, 'tok-alice')).not.toBe(id);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('is off by default: initialize opens no session', async () => {
     const res = await fetch(stateless.url, {
       method: 'POST',
