@@ -34,9 +34,20 @@ function driverError(): Error {
   return error;
 }
 
-/** A store whose reads of T-… fail (faulty) or take 1.5 s (slow) while switched on; counts transactions. */
+/**
+ * A store whose reads of T-… fail (faulty) or take 1.5 s (slow) while switched on, and whose transactions wait
+ * 1.5 s before starting (slowWrites), noting whether the call's signal fired meanwhile; counts transactions.
+ */
 function injecting(inner: BoardStore) {
-  const state = { faulty: false, slow: false, slowReadsDone: 0, transactions: 0 };
+  const state = {
+    faulty: false,
+    slow: false,
+    slowWrites: false,
+    slowReadsDone: 0,
+    transactions: 0,
+    signalFired: undefined as undefined | { afterMs: number; reason: string },
+    writeOutcome: undefined as undefined | 'written' | 'refused',
+  };
   const store: BoardStore = {
     ...inner,
     async getTask(ref) {
@@ -49,8 +60,23 @@ function injecting(inner: BoardStore) {
       }
       return inner.getTask(ref);
     },
-    transaction(work, signal) {
+    async transaction(work, signal) {
       state.transactions += 1;
+      if (state.slowWrites) {
+        const started = Date.now();
+        signal?.addEventListener('abort', () => {
+          state.signalFired = { afterMs: Date.now() - started, reason: String(signal.reason) };
+        });
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        try {
+          const result = await inner.transaction(work, signal);
+          state.writeOutcome = 'written';
+          return result;
+        } catch (error) {
+          state.writeOutcome = 'refused';
+          throw error;
+        }
+      }
       return inner.transaction(work, signal);
     },
   };
@@ -139,6 +165,40 @@ describe.each(['modern', 'legacy'] as Era[])('store faults, %s client', (era) =>
       expect(entry?.code).toMatch(/CANCEL/);
     } finally {
       state.slow = false;
+      await client.close();
+    }
+  });
+
+  it("fires the handler's signal when the client aborts a slow write, and the write is refused", async () => {
+    const client = await tb.connect(era, 'owner');
+    try {
+      const before = await tb.board.services.store.countTasks();
+      state.slowWrites = true;
+      state.signalFired = undefined;
+      state.writeOutcome = undefined;
+      const controller = new AbortController();
+      const settled = client
+        .callTool(
+          { name: 'tasks_create', arguments: { title: `Never written ${era}` } },
+          { signal: controller.signal },
+        )
+        .then(
+          () => 'resolved',
+          () => 'rejected',
+        );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      controller.abort('user pressed stop');
+      expect(await settled).toBe('rejected');
+      for (let i = 0; i < 100 && state.writeOutcome === undefined; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      state.slowWrites = false;
+      expect(state.signalFired).toBeDefined();
+      expect(state.signalFired?.afterMs).toBeLessThan(1500);
+      expect(state.writeOutcome).toBe('refused');
+      expect(await tb.board.services.store.countTasks()).toBe(before);
+    } finally {
+      state.slowWrites = false;
       await client.close();
     }
   });
