@@ -55,6 +55,14 @@ function runSuite(cli, args) {
   });
 }
 
+/** The board's environment: a throwaway SQLite directory always, never a database named by DATABASE_URL. */
+function boardEnv() {
+  const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+  delete env.DATABASE_URL;
+  delete env.RECOURSE_DATA_DIR;
+  return env;
+}
+
 /** Starts the board in conformance mode and resolves with its MCP URL once it listens. */
 function startBoard() {
   const child = spawn(
@@ -68,7 +76,7 @@ function startBoard() {
       '--data-dir',
       join(work, 'data'),
     ],
-    { cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } },
+    { cwd: root, env: boardEnv() },
   );
   let log = '';
   child.stderr.on('data', (chunk) => (log += chunk));
