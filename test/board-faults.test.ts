@@ -193,8 +193,9 @@ describe.each(['modern', 'legacy'] as Era[])('store faults, %s client', (era) =>
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       state.slowWrites = false;
-      expect(state.signalFired).toBeDefined();
-      expect(state.signalFired?.afterMs).toBeLessThan(1500);
+      const fired = state.signalFired as { afterMs: number; reason: string } | undefined;
+      expect(fired).toBeDefined();
+      expect(fired?.afterMs).toBeLessThan(1500);
       expect(state.writeOutcome).toBe('refused');
       expect(await tb.board.services.store.countTasks()).toBe(before);
     } finally {

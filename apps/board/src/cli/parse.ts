@@ -95,3 +95,41 @@ export function durationFlag(command: string, flag: string, value: string): numb
   }
   return Number(match[1]) * unit[match[2] as keyof typeof unit];
 }
+
+/** One subcommand's flags and how many positional arguments it requires. */
+export interface SubcommandSpec {
+  readonly options: Options;
+  readonly positionals: number;
+  /** What the positionals are, for the "missing" message, e.g. `MEMBER_ID ROLE`. */
+  readonly usage?: string;
+}
+
+/**
+ * Parses `<group> <sub> [args]` strictly against `specs`: `'help'` for `--help` (on the group or the
+ * subcommand), else the subcommand's name and parsed flags. Unknown subcommands, flags and missing positionals
+ * become a one-line {@link UsageError}.
+ */
+export function parseSubcommand<K extends string>(
+  group: string,
+  sub: string | undefined,
+  args: readonly string[],
+  specs: Readonly<Record<K, SubcommandSpec>>,
+): 'help' | { sub: K; parsed: Parsed } {
+  if (sub === undefined || sub === '--help' || sub === '-h') return 'help';
+  const names = Object.keys(specs) as K[];
+  if (!(names as string[]).includes(sub)) {
+    throw new UsageError(
+      `recourse-board ${group}: unknown subcommand ${JSON.stringify(sub)}; expected ${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}.`,
+    );
+  }
+  const name = `${group} ${sub}`;
+  const spec = specs[sub as K];
+  const parsed = parseCommand(name, args, spec.options, spec.positionals);
+  if (parsed.values['help'] === true) return 'help';
+  if (parsed.positionals.length < spec.positionals) {
+    throw new UsageError(
+      `recourse-board ${name}: missing ${spec.usage ?? 'arguments'}. Run "recourse-board ${name} --help".`,
+    );
+  }
+  return { sub: sub as K, parsed };
+}

@@ -8,7 +8,7 @@ import { ROLES } from '../../domain/roles.ts';
 import { DATA_DIR_OPTION } from '../data-dir.ts';
 import { openBoard } from '../open-board.ts';
 import type { CliIo } from '../io.ts';
-import { oneOf, parseCommand, requireFlag } from '../parse.ts';
+import { oneOf, parseSubcommand, requireFlag } from '../parse.ts';
 import { UsageError } from '../usage-error.ts';
 import { silentLogger } from '../silent-logger.ts';
 
@@ -18,8 +18,7 @@ export async function membersCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number | 'help'> {
-  const name = `members ${sub ?? ''}`.trim();
-  const spec = {
+  const parsedSub = parseSubcommand('members', sub, args, {
     add: {
       options: {
         name: { type: 'string' },
@@ -29,24 +28,16 @@ export async function membersCommand(
       },
       positionals: 0,
     },
-    role: { options: { ...DATA_DIR_OPTION }, positionals: 2 },
-    revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1 },
+    role: { options: { ...DATA_DIR_OPTION }, positionals: 2, usage: 'MEMBER_ID ROLE' },
+    revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1, usage: 'MEMBER_ID' },
     list: { options: { ...DATA_DIR_OPTION }, positionals: 0 },
-  } as const;
-  if (sub === undefined || sub === '--help' || sub === '-h') return 'help';
-  if (!(sub in spec))
-    throw new UsageError(
-      `recourse-board members: unknown subcommand ${JSON.stringify(sub)}; expected add, role, revoke or list.`,
-    );
-  const { options, positionals } = spec[sub as keyof typeof spec];
-  const parsed = parseCommand(name, args, options, positionals);
-  if (parsed.values['help'] === true) return 'help';
-  if (parsed.positionals.length < positionals) {
-    throw new UsageError(`recourse-board ${name}: missing arguments. Run "recourse-board ${name} --help".`);
-  }
+  });
+  if (parsedSub === 'help') return 'help';
+  const { parsed } = parsedSub;
+  const name = `members ${parsedSub.sub}`;
 
   let input: { name: string; kind: (typeof MEMBER_KINDS)[number]; role: (typeof ROLES)[number] } | undefined;
-  if (sub === 'add') {
+  if (parsedSub.sub === 'add') {
     const memberName = requireFlag(name, parsed, 'name', 'a display name');
     if (memberName.length > 100)
       throw new UsageError(
@@ -58,7 +49,8 @@ export async function membersCommand(
       role: oneOf(name, '--role', requireFlag(name, parsed, 'role', ROLES.join(', ')), ROLES),
     };
   }
-  const newRole = sub === 'role' ? oneOf(name, 'ROLE', parsed.positionals[1] ?? '', ROLES) : undefined;
+  const newRole =
+    parsedSub.sub === 'role' ? oneOf(name, 'ROLE', parsed.positionals[1] ?? '', ROLES) : undefined;
 
   const { board } = await openBoard(io, parsed.values['data-dir'], silentLogger());
   try {
@@ -69,7 +61,7 @@ export async function membersCommand(
     } else if (newRole !== undefined) {
       const member = await members.setRole(parsed.positionals[0] ?? '', newRole);
       io.out(`${member.id} ${member.name} is now ${member.role}.`);
-    } else if (sub === 'revoke') {
+    } else if (parsedSub.sub === 'revoke') {
       const member = await members.revoke(parsed.positionals[0] ?? '');
       io.out(`${member.id} ${member.name} is revoked; their tokens no longer work.`);
     } else {

@@ -6,8 +6,7 @@
 import { DATA_DIR_OPTION } from '../data-dir.ts';
 import { openBoard } from '../open-board.ts';
 import type { CliIo } from '../io.ts';
-import { durationFlag, parseCommand, requireFlag } from '../parse.ts';
-import { UsageError } from '../usage-error.ts';
+import { durationFlag, parseSubcommand, requireFlag } from '../parse.ts';
 import { silentLogger } from '../silent-logger.ts';
 
 /** Runs a `tokens` subcommand; returns the exit code or `'help'`. */
@@ -16,30 +15,21 @@ export async function tokensCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number | 'help'> {
-  const name = `tokens ${sub ?? ''}`.trim();
-  const spec = {
+  const parsedSub = parseSubcommand('tokens', sub, args, {
     create: {
       options: { member: { type: 'string' }, 'expires-in': { type: 'string' }, ...DATA_DIR_OPTION },
       positionals: 0,
     },
-    revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1 },
+    revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1, usage: 'TOKEN_ID|PREFIX' },
     list: { options: { ...DATA_DIR_OPTION }, positionals: 0 },
-  } as const;
-  if (sub === undefined || sub === '--help' || sub === '-h') return 'help';
-  if (!(sub in spec))
-    throw new UsageError(
-      `recourse-board tokens: unknown subcommand ${JSON.stringify(sub)}; expected create, revoke or list.`,
-    );
-  const { options, positionals } = spec[sub as keyof typeof spec];
-  const parsed = parseCommand(name, args, options, positionals);
-  if (parsed.values['help'] === true) return 'help';
-  if (parsed.positionals.length < positionals) {
-    throw new UsageError(
-      `recourse-board ${name}: missing TOKEN_ID|PREFIX. Run "recourse-board ${name} --help".`,
-    );
-  }
+  });
+  if (parsedSub === 'help') return 'help';
+  const { parsed } = parsedSub;
+  const name = `tokens ${parsedSub.sub}`;
   const member =
-    sub === 'create' ? requireFlag(name, parsed, 'member', 'a member id like m_3kq9x7d2bz4w') : undefined;
+    parsedSub.sub === 'create'
+      ? requireFlag(name, parsed, 'member', 'a member id like m_3kq9x7d2bz4w')
+      : undefined;
   const expires = parsed.values['expires-in'];
   const expiresInMs = typeof expires === 'string' ? durationFlag(name, '--expires-in', expires) : undefined;
 
@@ -53,7 +43,7 @@ export async function tokensCommand(
         `Token ${record.id} for member ${member}${record.expiresAt ? `, expires ${record.expiresAt}` : ', no expiry'}. ` +
           'It is shown only this once; send it as "Authorization: Bearer <token>" or set RECOURSE_TOKEN.',
       );
-    } else if (sub === 'revoke') {
+    } else if (parsedSub.sub === 'revoke') {
       const record = await tokens.revoke(parsed.positionals[0] ?? '');
       io.out(`Revoked token ${record.id} (${record.prefix}…) of member ${record.memberId}.`);
     } else {
