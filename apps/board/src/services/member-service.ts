@@ -8,7 +8,7 @@ import { lastOwner } from '../domain/board-failures.ts';
 import { newId } from '../domain/ids.ts';
 import type { Member, MemberKind } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
-import type { BoardStore, BoardTx } from '../store/board-store.ts';
+import type { BoardStore } from '../store/board-store.ts';
 
 /** Thrown when a member id names nobody; `code` is `MEMBER_NOT_FOUND`. */
 export class UnknownMemberError extends Error {
@@ -22,15 +22,6 @@ export class UnknownMemberError extends Error {
 /** Creates the member service over `store`. */
 export function createMemberService(store: BoardStore, options: { now?: () => Date } = {}) {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
-
-  async function activeOwners(tx: BoardTx, members: Member[]): Promise<number> {
-    let count = 0;
-    for (const m of members) {
-      const current = await tx.getMember(m.id);
-      if (current && current.role === 'owner' && current.revokedAt === null) count += 1;
-    }
-    return count;
-  }
 
   return {
     /** All members, oldest first; revoked ones too unless `activeOnly`. */
@@ -53,11 +44,10 @@ export function createMemberService(store: BoardStore, options: { now?: () => Da
 
     /** Changes a member's role. Throws {@link UnknownMemberError}; refuses (`LAST_OWNER`) to demote the last owner. */
     async setRole(id: string, role: Role): Promise<Member> {
-      const members = await store.listMembers();
       return store.transaction(async (tx) => {
         const member = await tx.getMember(id);
         if (!member) throw new UnknownMemberError(id);
-        if (member.role === 'owner' && role !== 'owner' && (await activeOwners(tx, members)) <= 1)
+        if (member.role === 'owner' && role !== 'owner' && (await tx.countActiveOwners()) <= 1)
           throw lastOwner(id);
         await tx.updateMember(id, { role });
         return { ...member, role };
@@ -66,12 +56,11 @@ export function createMemberService(store: BoardStore, options: { now?: () => Da
 
     /** Revokes a member (their tokens stop working). Throws {@link UnknownMemberError}; refuses the last owner. */
     async revoke(id: string): Promise<Member> {
-      const members = await store.listMembers();
       return store.transaction(async (tx) => {
         const member = await tx.getMember(id);
         if (!member) throw new UnknownMemberError(id);
         if (member.revokedAt !== null) return member;
-        if (member.role === 'owner' && (await activeOwners(tx, members)) <= 1) throw lastOwner(id);
+        if (member.role === 'owner' && (await tx.countActiveOwners()) <= 1) throw lastOwner(id);
         const revokedAt = now();
         await tx.updateMember(id, { revokedAt });
         return { ...member, revokedAt };

@@ -109,6 +109,20 @@ export function describeBoardStoreContract(name: string, open: () => Promise<Boa
       expect(page.tasks.map((t) => t.ref)).toEqual(['T-3']);
     });
 
+    it('counts active owners, leaving out revoked ones and other roles', async () => {
+      const store = await open();
+      const owner2 = { ...member, id: 'm_owner2' };
+      const maintainer = { ...member, id: 'm_maint1', role: 'maintainer' as const };
+      await store.transaction(async (tx) => {
+        await tx.insertMember(member);
+        await tx.insertMember(owner2);
+        await tx.insertMember(maintainer);
+      });
+      expect(await store.transaction((tx) => tx.countActiveOwners())).toBe(2);
+      await store.transaction((tx) => tx.updateMember('m_owner2', { revokedAt: '2026-02-01T00:00:00Z' }));
+      expect(await store.transaction((tx) => tx.countActiveOwners())).toBe(1);
+    });
+
     it('runs concurrent transactions one at a time, handing out distinct task numbers', async () => {
       const store = await open();
       await store.transaction((tx) => tx.insertMember(member));

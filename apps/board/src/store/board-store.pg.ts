@@ -108,6 +108,12 @@ function txOn(client: PoolClient): BoardTx {
         [member.id, member.name, member.kind, member.role, member.createdAt, member.revokedAt],
       );
     },
+    async countActiveOwners() {
+      const { rows } = await client.query<{ n: string }>(
+        "SELECT COUNT(*) AS n FROM members WHERE role = 'owner' AND revoked_at IS NULL",
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
     async updateMember(id, patch) {
       if (patch.role !== undefined)
         await client.query('UPDATE members SET role = $1 WHERE id = $2', [patch.role, id]);

@@ -121,6 +121,14 @@ export function createSqliteBoardStore(
       ).run(member.id, member.name, member.kind, member.role, member.createdAt, member.revokedAt);
       return Promise.resolve();
     },
+    countActiveOwners() {
+      const row = stmt(
+        "SELECT COUNT(*) AS n FROM members WHERE role = 'owner' AND revoked_at IS NULL",
+      ).get() as {
+        n: number;
+      };
+      return Promise.resolve(row.n);
+    },
     updateMember(id, patch) {
       let changes = 0;
       if (patch.role !== undefined)

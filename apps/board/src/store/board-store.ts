@@ -43,6 +43,8 @@ export interface BoardTx {
   insertComment(comment: Omit<Comment, 'id'>): Promise<Comment>;
   insertHistory(entries: readonly HistoryEntry[]): Promise<void>;
   insertMember(member: Member): Promise<void>;
+  /** How many members hold the owner role and are not revoked. */
+  countActiveOwners(): Promise<number>;
   /** Returns false when there is no such member. */
   updateMember(id: string, patch: { role?: Role; revokedAt?: string }): Promise<boolean>;
   insertToken(token: TokenRecord): Promise<void>;
