@@ -215,7 +215,8 @@ const KNOWN = new Map<number, Entry>([
     {
       name: 'Unavailable',
       origin: 'recourse',
-      meaning: 'The server could not check the request (e.g. its token store failed); wait for Retry-After.',
+      meaning:
+        'The server cannot take the request right now (its token store failed, or its session limit is reached); nothing was done; wait for Retry-After.',
       httpStatus: 503,
     },
   ],

@@ -19,13 +19,14 @@ export type {
   RecourseServer,
   TransportLeg,
 } from './contract.ts';
-export {
-  createRecourseServer,
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_IDEMPOTENCY_TTL_MS,
-} from './recourse-server.ts';
+export { createRecourseServer, DEFAULT_DEADLINE_MS, DEFAULT_IDEMPOTENCY_TTL_MS } from './recourse-server.ts';
 export type { RecourseServerInstance, RecourseServerOptions } from './recourse-server.ts';
-export { buildToolCatalog, DUPLICATE_TOOL, IDEMPOTENCY_ARGUMENT, IDEMPOTENCY_META_KEY } from './tool-catalog.ts';
+export {
+  buildToolCatalog,
+  DUPLICATE_TOOL,
+  IDEMPOTENCY_ARGUMENT,
+  IDEMPOTENCY_META_KEY,
+} from './tool-catalog.ts';
 export type { CatalogTool, RawTool, ToolCatalog, ToolCatalogOptions } from './tool-catalog.ts';
 export { createRateLimits, INVALID_RATE_LIMIT } from './rate-limits.ts';
 export type {
@@ -53,3 +54,6 @@ export { DEFAULT_MAX_BODY_BYTES } from './http/request-body.ts';
 export type { ProtectedResourceMetadata } from './http/protected-resource-metadata.ts';
 export { startStdioHost } from './stdio/stdio-host.ts';
 export type { StdioHost, StdioHostOptions } from './stdio/stdio-host.ts';
+export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './http/legacy-sessions.ts';
+export type { LegacySessionOptions } from './http/legacy-sessions.ts';
+export { createMemoryEventStore, DEFAULT_EVENT_CAPACITY } from './http/memory-event-store.ts';

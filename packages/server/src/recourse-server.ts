@@ -10,6 +10,7 @@ import {
   type ServerOptions,
   ProtocolErrorCode,
   type CallToolResult,
+  type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import { newCorrelationId, redactText } from '@recourse/core';
 import { pino, type Logger } from 'pino';
@@ -105,7 +106,7 @@ async function dispatchCall(
   rawArguments: unknown,
   principal: Principal | undefined,
   sdk: Parameters<typeof runPipeline>[0]['sdk'],
-): Promise<CallToolResult> {
+): Promise<CallToolResult | InputRequiredResult> {
   const startedAt = Date.now();
   const correlationId = newCorrelationId();
   const memberId = principal?.memberId ?? null;

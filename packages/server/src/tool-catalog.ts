@@ -4,7 +4,13 @@
  * @packageDocumentation
  */
 import * as z from 'zod';
-import type { CallToolResult, ServerContext, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  ServerContext,
+  Tool,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import type { ToolDefinition } from './contract.ts';
 
 /** The argument name under which idempotent tools take their idempotency key. */
@@ -15,7 +21,8 @@ export const IDEMPOTENCY_META_KEY = 'dev.recourse/idempotency';
 
 /**
  * A tool served beside the pipeline tools but outside the pipeline: it gets the raw SDK context (logging,
- * sampling, elicitation, progress) and answers a `CallToolResult` itself. Used for conformance fixtures.
+ * sampling, elicitation, progress) and answers a `CallToolResult` itself, or on 2026-07-28 an input-required
+ * result (`inputRequired(...)`). Used for conformance fixtures.
  * A raw handler's exception still becomes a redacted `internal` failure, never a protocol error.
  */
 export interface RawTool {
@@ -26,7 +33,10 @@ export interface RawTool {
   readonly inputSchema: Tool['inputSchema'];
   readonly annotations?: ToolAnnotations;
   readonly _meta?: Record<string, unknown>;
-  handler(args: Record<string, unknown>, ctx: ServerContext): CallToolResult | Promise<CallToolResult>;
+  handler(
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+  ): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>;
 }
 
 /** A pipeline tool with everything prepared for calls. */

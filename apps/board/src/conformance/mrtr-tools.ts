@@ -10,7 +10,6 @@ import {
   inputRequired,
   inputResponse,
   type CallToolResult,
-  type InputRequiredResult,
   type InputRequest,
   type RequestStateCodec,
   type ServerContext,
@@ -19,9 +18,6 @@ import type { RawTool } from '@recourse/server';
 
 const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
-
-/** An input-required result in the raw-tool return type (the runner passes it on untouched). */
-const ask = (result: InputRequiredResult): CallToolResult => result as unknown as CallToolResult;
 
 /** A form elicitation asking for one string or boolean field. */
 export function askField(
@@ -63,7 +59,7 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
       (_a, ctx) => {
         const content = answered(ctx, 'user_name');
         if (typeof content?.['name'] !== 'string')
-          return ask(inputRequired({ inputRequests: { user_name: askField('What is your name?', 'name') } }));
+          return inputRequired({ inputRequests: { user_name: askField('What is your name?', 'name') } });
         return text(`Hello, ${content['name']}!`);
       },
     ),
@@ -77,7 +73,7 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
             messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
             maxTokens: 100,
           });
-          return ask(inputRequired({ inputRequests: { capital_question: request } }));
+          return inputRequired({ inputRequests: { capital_question: request } });
         }
         const content = view.result.content;
         return text(
@@ -91,7 +87,7 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
       (_a, ctx) => {
         const view = inputResponse(ctx.mcpReq.inputResponses, 'client_roots');
         if (view.kind !== 'roots')
-          return ask(inputRequired({ inputRequests: { client_roots: inputRequired.listRoots() } }));
+          return inputRequired({ inputRequests: { client_roots: inputRequired.listRoots() } });
         return text(`Roots: ${view.roots.map((root) => root.uri).join(', ') || '(none)'}`);
       },
     ),
@@ -102,12 +98,10 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
         const echoed = state(ctx);
         if (echoed?.tool === 'request_state' && has(ctx, 'confirm'))
           return text('state-ok: the requestState came back intact.');
-        return ask(
-          inputRequired({
-            inputRequests: { confirm: askField('Please confirm', 'ok', 'boolean') },
-            requestState: await codec.mint({ tool: 'request_state', round: 1 }),
-          }),
-        );
+        return inputRequired({
+          inputRequests: { confirm: askField('Please confirm', 'ok', 'boolean') },
+          requestState: await codec.mint({ tool: 'request_state', round: 1 }),
+        });
       },
     ),
     fixture(
@@ -117,19 +111,17 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
         const keys = ['user_name', 'greeting', 'client_roots'];
         if (state(ctx)?.tool === 'multiple_inputs' && keys.every((key) => has(ctx, key)))
           return text('All three inputs arrived.');
-        return ask(
-          inputRequired({
-            inputRequests: {
-              user_name: askField('What is your name?', 'name'),
-              greeting: inputRequired.createMessage({
-                messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
-                maxTokens: 50,
-              }),
-              client_roots: inputRequired.listRoots(),
-            },
-            requestState: await codec.mint({ tool: 'multiple_inputs', round: 1 }),
-          }),
-        );
+        return inputRequired({
+          inputRequests: {
+            user_name: askField('What is your name?', 'name'),
+            greeting: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+              maxTokens: 50,
+            }),
+            client_roots: inputRequired.listRoots(),
+          },
+          requestState: await codec.mint({ tool: 'multiple_inputs', round: 1 }),
+        });
       },
     ),
     fixture(
@@ -138,19 +130,15 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
       async (_a, ctx) => {
         const round = state(ctx)?.tool === 'multi_round' ? (state(ctx)?.round ?? 0) : 0;
         if (round === 1 && answered(ctx, 'step1') !== undefined)
-          return ask(
-            inputRequired({
-              inputRequests: { step2: askField('Step 2: What is your favorite color?', 'color') },
-              requestState: await codec.mint({ tool: 'multi_round', round: 2 }),
-            }),
-          );
+          return inputRequired({
+            inputRequests: { step2: askField('Step 2: What is your favorite color?', 'color') },
+            requestState: await codec.mint({ tool: 'multi_round', round: 2 }),
+          });
         if (round === 2 && answered(ctx, 'step2') !== undefined) return text('Both rounds answered.');
-        return ask(
-          inputRequired({
-            inputRequests: { step1: askField('Step 1: What is your name?', 'name') },
-            requestState: await codec.mint({ tool: 'multi_round', round: 1 }),
-          }),
-        );
+        return inputRequired({
+          inputRequests: { step1: askField('Step 1: What is your name?', 'name') },
+          requestState: await codec.mint({ tool: 'multi_round', round: 1 }),
+        });
       },
     ),
     fixture(
@@ -159,12 +147,10 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
       async (_a, ctx) => {
         if (state(ctx)?.tool === 'tampered_state' && has(ctx, 'confirm'))
           return text('The signed state came back intact.');
-        return ask(
-          inputRequired({
-            inputRequests: { confirm: askField('Please confirm', 'ok', 'boolean') },
-            requestState: await codec.mint({ tool: 'tampered_state', round: 1 }),
-          }),
-        );
+        return inputRequired({
+          inputRequests: { confirm: askField('Please confirm', 'ok', 'boolean') },
+          requestState: await codec.mint({ tool: 'tampered_state', round: 1 }),
+        });
       },
     ),
     fixture(
@@ -184,23 +170,21 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
           requests['confirm'] = askField('Please confirm', 'ok', 'boolean');
         if (Object.keys(requests).length === 0 || Object.keys(requests).every((key) => has(ctx, key)))
           return text('Nothing more is needed.');
-        return ask(inputRequired({ inputRequests: requests }));
+        return inputRequired({ inputRequests: requests });
       },
     ),
     fixture(
       'test_missing_capability',
       'Conformance fixture: needs sampling, so clients without it are refused (-32021).',
       () =>
-        ask(
-          inputRequired({
-            inputRequests: {
-              sample: inputRequired.createMessage({
-                messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }],
-                maxTokens: 10,
-              }),
-            },
-          }),
-        ),
+        inputRequired({
+          inputRequests: {
+            sample: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }],
+              maxTokens: 10,
+            }),
+          },
+        }),
     ),
     fixture(
       'test_streaming_elicitation',
@@ -213,7 +197,7 @@ export function inputRequiredFixtureTools(codec: RequestStateCodec<RoundState>):
             params: { progressToken: token, progress: 1 },
           });
         if (answered(ctx, 'answer') !== undefined) return text('Thanks for the answer.');
-        return ask(inputRequired({ inputRequests: { answer: askField('Anything to add?', 'answer') } }));
+        return inputRequired({ inputRequests: { answer: askField('Anything to add?', 'answer') } });
       },
     ),
     fixture(

@@ -13,7 +13,7 @@ import {
   type ToolFailure,
 } from '@recourse/core';
 import type { FailureCategory } from '@recourse/core';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { ToolSuccess } from '../contract.ts';
 import { CallCancelledError, DeadlineExceededError } from '../call-scope.ts';
@@ -23,7 +23,8 @@ export const CALL_META_KEY = 'dev.recourse/call';
 
 /** A mapped answer with what the call log needs. */
 export interface MappedResult {
-  readonly result: CallToolResult;
+  /** The answer; an input-required result only comes from a raw tool on 2026-07-28. */
+  readonly result: CallToolResult | InputRequiredResult;
   readonly outcome: 'ok' | FailureCategory;
   readonly code: string | null;
 }
