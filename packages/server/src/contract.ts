@@ -85,7 +85,9 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 }
 
 /** Declares a tool with its input type inferred; returns the definition unchanged. */
-export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition<Input>): ToolDefinition<Input> {
+export function defineTool<Input extends z.ZodObject>(
+  definition: ToolDefinition<Input>,
+): ToolDefinition<Input> {
   return definition;
 }
 
@@ -127,7 +129,13 @@ export type IdempotencyClaim =
  * claims for one key exactly one gets `claimed`.
  */
 export interface IdempotencyStore {
-  claim(memberId: string, key: string, tool: string, argsHash: string, ttlMs: number): Promise<IdempotencyClaim>;
+  claim(
+    memberId: string,
+    key: string,
+    tool: string,
+    argsHash: string,
+    ttlMs: number,
+  ): Promise<IdempotencyClaim>;
   complete(memberId: string, key: string, result: ToolSuccess): Promise<void>;
   /** Drops a claim whose call failed, so that a later attempt may run. */
   release(memberId: string, key: string): Promise<void>;
@@ -137,7 +145,10 @@ export interface IdempotencyStore {
 export type TransportLeg = 'http-legacy' | 'http-modern' | 'stdio';
 
 /** Builds a fresh SDK server for one HTTP request (or one stdio connection), bound to its caller. */
-export type McpServerFactory = (ctx: { principal: Principal | undefined; transport: TransportLeg }) => McpServer;
+export type McpServerFactory = (ctx: {
+  principal: Principal | undefined;
+  transport: TransportLeg;
+}) => McpServer;
 
 /** Cancels a running call by its caller and JSON-RPC request id (for the HTTP 2025 stateless leg). */
 export interface CallCanceller {
