@@ -125,15 +125,15 @@ describe('failureFromZodError', () => {
   it('names each unknown key and lists the accepted keys from the schema', () => {
     const f = fail({ title: 'ok', colour: 'red' });
     expect(f.message).toBe(
-      'Argument `colour` is not accepted; accepted arguments are title, priority, count, labels, due, ref, refSentence, code, email, note, kind, either.',
+      'Argument `colour` ("red") is not accepted; expected only the arguments title, priority, count, labels, due, ref, refSentence, code, email, note, kind, either.',
     );
     expect(f.field).toBe('colour');
     expect(f.received).toBe('"red"');
     expect(fail({ title: 'ok', colour: 'red', size: 3 }).message).toMatch(
-      /^Arguments `colour` and `size` are not accepted;/,
+      /^Arguments `colour` \("red"\) and `size` \(3\) are not accepted;/,
     );
     expect(fail({ title: 'ok', due: { date: '2026-07-28', zone: 'UTC' } }).message).toBe(
-      'Argument `due.zone` is not accepted; accepted keys of `due` are date, time.',
+      'Argument `due.zone` ("UTC") is not accepted; expected only the keys date, time in `due`.',
     );
   });
 
@@ -144,7 +144,7 @@ describe('failureFromZodError', () => {
       { title: 'ok', colour: 'red' },
       { tool: 'tasks_create' },
     ).failure;
-    expect(f.message).toBe('Argument `colour` is not accepted.');
+    expect(f.message).toBe('Argument `colour` ("red") is not accepted; expected only the known arguments.');
   });
 
   it('describes unions and discriminators by their accepted shapes', () => {
@@ -203,5 +203,20 @@ describe('failureFromZodError', () => {
     expect(text).toBe(
       'Argument `priority` is "urgent"; expected one of low, normal, high. Correct the arguments and call tasks_create again; its input schema lists every argument it takes. Nothing was changed. Retrying unchanged will not help.',
     );
+  });
+});
+
+describe('the rendered text of an unknown-key failure', () => {
+  it('names the key, the value sent and the accepted arguments once', () => {
+    const strict = z.object({ title: z.string(), due: z.string().optional() }).strict();
+    const args = { title: 'ok', priority: 'urgent' };
+    const parsed = strict.safeParse(args);
+    const text = renderFailureText(
+      failureFromZodError(parsed.error!, args, { tool: 'tasks_create', schema: strict }).failure,
+    );
+    expect(text).toContain(
+      'Argument `priority` ("urgent") is not accepted; expected only the arguments title, due.',
+    );
+    expect(text.split('title, due').length - 1).toBe(1);
   });
 });

@@ -79,7 +79,7 @@ describe('describeIssue', () => {
     const args = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i]));
     const text = first(z.object({ a: z.string().optional() }).strict(), args);
     expect(text.sentence).toBe(
-      'Arguments `k0`, `k1`, `k2`, `k3`, `k4` and 3 more are not accepted; accepted arguments are a.',
+      'Arguments `k0` (0), `k1` (1), `k2` (2), `k3` (3), `k4` (4) and 3 more are not accepted; expected only the arguments a.',
     );
   });
 });

@@ -25,6 +25,8 @@ export interface IssueText {
 const MAX_KEY_LENGTH = 40;
 /** Most unknown keys named in one sentence; the rest are counted. */
 const MAX_NAMED_KEYS = 5;
+/** Longest rendering of the value sent under an unknown key. */
+const MAX_UNKNOWN_VALUE_LENGTH = 30;
 
 /** Renders a path as `due.date`, `labels[2]` or `meta["odd key"]`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -241,30 +243,35 @@ function withExpected(subject: string, expected: string): string {
   return `${subject}; expected ${text}.`;
 }
 
-/** A sentence for unknown keys, naming each and the keys accepted. */
+/** A sentence for unknown keys, naming each with the value sent, and the keys accepted. */
 function unknownKeysText(issue: z.core.$ZodIssueUnrecognizedKeys, args: unknown, schema: unknown): IssueText {
   const root = issue.path.length === 0;
-  const named = issue.keys.slice(0, MAX_NAMED_KEYS).map((k) => `\`${formatPath([...issue.path, k])}\``);
+  const sent = (key: string): string => {
+    const { present, value } = valueAt(args, [...issue.path, key]);
+    if (!present) return '';
+    return ` (${isSecretName(key) ? '[redacted-secret]' : redactValue(value, MAX_UNKNOWN_VALUE_LENGTH)})`;
+  };
+  const named = issue.keys
+    .slice(0, MAX_NAMED_KEYS)
+    .map((k) => `\`${formatPath([...issue.path, k])}\`${sent(k)}`);
   const more = issue.keys.length - named.length;
   const keys = more > 0 ? [...named, `${more} more`] : named;
   const accepted = acceptedKeys(schema, issue.path);
-  const noun = root ? 'arguments' : `keys of \`${formatPath(issue.path)}\``;
+  const where = root ? '' : ` in \`${formatPath(issue.path)}\``;
   const expected =
     accepted === undefined
-      ? `only the known ${root ? 'arguments' : 'keys'}`
-      : `only the ${root ? 'arguments' : 'keys'} ${accepted.join(', ')}`;
+      ? `only the known ${root ? 'arguments' : 'keys'}${where}`
+      : accepted.length === 0
+        ? `no ${root ? 'arguments' : 'keys'}${where}`
+        : `only the ${root ? 'arguments' : 'keys'} ${accepted.join(', ')}${where}`;
   const subject =
     keys.length === 1
       ? `Argument ${keys[0] ?? ''} is not accepted`
       : `Arguments ${keys.slice(0, -1).join(', ')} and ${keys.at(-1) ?? ''} are not accepted`;
-  const tail =
-    accepted === undefined
-      ? ''
-      : `; accepted ${noun} are ${accepted.length > 0 ? accepted.join(', ') : 'none'}`;
   const first = issue.keys[0];
   const { value } = valueAt(args, first === undefined ? issue.path : [...issue.path, first]);
   return {
-    sentence: `${subject}${tail}.`,
+    sentence: `${subject}; expected ${expected}.`,
     field: formatPath(first === undefined ? issue.path : [...issue.path, first]),
     expected,
     received: redactValue(value),
