@@ -25,6 +25,31 @@ describe('openCallScope', () => {
     expect(writes).toBe(1);
   });
 
+  it('counts an asynchronous commit as a change only once it succeeded or failed for another reason', async () => {
+    const refused = openCallScope({ tool: 't', deadlineMs: 100 });
+    const write = refused.commit(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          refused.signal.addEventListener('abort', () => {
+            reject(refused.signal.reason as Error);
+          });
+          setTimeout(resolve, 500);
+        }),
+    );
+    expect(refused.changed).toBe(false);
+    vi.advanceTimersByTime(100);
+    await expect(write).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+    expect(refused.changed).toBe(false);
+
+    const done = openCallScope({ tool: 't', deadlineMs: 100 });
+    await done.commit(() => Promise.resolve(1));
+    expect(done.changed).toBe(true);
+
+    const failed = openCallScope({ tool: 't', deadlineMs: 100 });
+    await expect(failed.commit(() => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+    expect(failed.changed).toBe(true);
+  });
+
   it('counts the deadline from the arrival time', () => {
     const scope = openCallScope({ tool: 't', deadlineMs: 100, startedAt: Date.now() - 60 });
     vi.advanceTimersByTime(40);

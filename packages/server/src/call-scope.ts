@@ -45,7 +45,10 @@ export interface CallScope {
   /** Epoch milliseconds by which the call must finish. */
   readonly deadlineAt: number;
   readonly deadlineMs: number;
-  /** Whether a {@link CallScope.commit} ran: something may have changed. */
+  /**
+   * Whether a {@link CallScope.commit} changed something: a synchronous commit as soon as it ran, an
+   * asynchronous one once it succeeded or failed with another error than the abort reason.
+   */
   readonly changed: boolean;
   /** Resolves with the abort reason when the signal fires; never rejects. */
   readonly aborted: Promise<Error>;
@@ -55,6 +58,14 @@ export interface CallScope {
   cancel(reason: string): void;
   /** Stops the timer and detaches from the upstream signal: aborts after completion are ignored. */
   close(): void;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function describeReason(reason: unknown): string {
@@ -107,8 +118,22 @@ export function openCallScope(options: CallScopeOptions): CallScope {
     aborted,
     commit<T>(work: () => T): T {
       if (controller.signal.aborted) throw controller.signal.reason as Error;
-      changed = true;
-      return work();
+      const result = work();
+      if (!isThenable(result)) {
+        changed = true;
+        return result;
+      }
+      // Asynchronous work was given the signal and refuses to write once it fired (one transaction): it has
+      // changed something only once it succeeded, or failed for another reason than the abort.
+      result.then(
+        () => {
+          changed = true;
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted || error !== controller.signal.reason) changed = true;
+        },
+      );
+      return result;
     },
     cancel(reason: string): void {
       abort(new CallCancelledError(options.tool, reason));
