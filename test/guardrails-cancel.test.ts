@@ -63,7 +63,8 @@ class StoreEvents {
 }
 
 function report(label: string, ms: number): void {
-  if (process.env['GUARDRAILS_REPORT'] === '1') console.log(`cancel ${label}: abort -> signal ${String(ms)} ms`);
+  if (process.env['GUARDRAILS_REPORT'] === '1')
+    console.log(`cancel ${label}: abort -> signal ${String(ms)} ms`);
 }
 
 /**
