@@ -132,6 +132,7 @@ describe('runWithRetry', () => {
 
   it('stops waiting when the caller aborts during a backoff', async () => {
     const controller = new AbortController();
+    const reasons: string[] = [];
     let n = 0;
     const run = runWithRetry({
       options: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 1000 },
@@ -142,11 +143,14 @@ describe('runWithRetry', () => {
         return Promise.reject(transient());
       },
       verdict: () => true,
+      onGiveUp: (_error, reason) => reasons.push(reason),
     });
     run.catch(() => undefined);
     await vi.advanceTimersByTimeAsync(10);
     controller.abort();
     await expect(run).rejects.toMatchObject({ code: 'CALL_TRANSPORT' });
     expect(n).toBe(1);
+    // the caller's abort is not a deadline: listeners must not count it as a timeout
+    expect(reasons).toEqual(['cancelled']);
   });
 });

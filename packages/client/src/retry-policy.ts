@@ -28,8 +28,11 @@ export interface RetryInfo {
   readonly error: RecourseCallError;
 }
 
-/** Why the retry loop stopped on a failure. */
-export type GiveUpReason = 'not_retryable' | 'unsafe' | 'attempts_exhausted' | 'deadline';
+/**
+ * Why the retry loop stopped on a failure: the failure is not worth repeating, repeating is not safe, the
+ * attempts ran out, the next wait would end past the deadline, or the caller aborted during a wait.
+ */
+export type GiveUpReason = 'not_retryable' | 'unsafe' | 'attempts_exhausted' | 'deadline' | 'cancelled';
 
 /** Hooks and decisions of one retried call. */
 export interface RetryRun<T> {
@@ -39,7 +42,9 @@ export interface RetryRun<T> {
   /** Runs attempt `n`; throws a {@link RecourseCallError} on failure. */
   attempt(n: number, waitBeforeMs: number): Promise<T>;
   /** Whether repeating after `error` may help and is safe; otherwise returns why not. */
-  verdict(error: RecourseCallError): true | Exclude<GiveUpReason, 'attempts_exhausted' | 'deadline'>;
+  verdict(
+    error: RecourseCallError,
+  ): true | Exclude<GiveUpReason, 'attempts_exhausted' | 'deadline' | 'cancelled'>;
   onRetry?(info: RetryInfo): void;
   onGiveUp?(error: RecourseCallError, reason: GiveUpReason, attempts: number): void;
 }
@@ -98,7 +103,7 @@ export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
       }
       run.onRetry?.({ attempt: n, delayMs, error });
       if (!(await waitFor(delayMs, run.signal))) {
-        run.onGiveUp?.(error, 'deadline', n);
+        run.onGiveUp?.(error, 'cancelled', n);
         throw error;
       }
       waitBeforeMs = delayMs;
