@@ -7,6 +7,7 @@
  */
 import { ExponentialBackoff } from 'cockatiel';
 import type { IBackoff } from 'cockatiel';
+import { sleep } from './abortable-sleep.ts';
 import type { Deadline } from './deadline.ts';
 import type { RecourseCallError } from './errors.ts';
 
@@ -49,21 +50,6 @@ export interface RetryRun<T> {
   onGiveUp?(error: RecourseCallError, reason: GiveUpReason, attempts: number): void;
 }
 
-function waitFor(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve(true);
-    }, ms);
-    function stop(): void {
-      clearTimeout(timer);
-      resolve(false);
-    }
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-}
-
 function serverWait(error: RecourseCallError): number | undefined {
   const value = (error as { retryAfterMs?: unknown }).retryAfterMs;
   return typeof value === 'number' && value >= 0 ? value : undefined;
@@ -102,7 +88,7 @@ export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
         throw error;
       }
       run.onRetry?.({ attempt: n, delayMs, error });
-      if (!(await waitFor(delayMs, run.signal))) {
+      if (!(await sleep(delayMs, run.signal))) {
         run.onGiveUp?.(error, 'cancelled', n);
         throw error;
       }

@@ -7,6 +7,7 @@
  *
  * @packageDocumentation
  */
+import { sleep } from './abortable-sleep.ts';
 
 /** The statuses of a task; `completed`, `failed` and `cancelled` are final. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -109,19 +110,6 @@ function isFinalOrWaiting(status: TaskStatus): boolean {
 
 function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32602;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

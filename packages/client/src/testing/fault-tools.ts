@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { FAILURE_META_KEY } from '@recourse/core';
+import { sleep } from '../abortable-sleep.ts';
 import { registerFaultControlTools } from './fault-control-tools.ts';
 import { FaultScript, isHttpLevelFault } from './fault-script.ts';
 import type { Fault } from './fault-script.ts';
@@ -62,19 +63,6 @@ export const takenFault = new AsyncLocalStorage<{ fault: Fault | undefined }>();
 
 /** The `_meta` key under which a tool advertises the idempotency-key argument it honours. */
 export const IDEMPOTENCY_META_KEY = 'dev.recourse/idempotency';
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 function failureResult(fault: Extract<Fault, { kind: 'tool_failure' }>, tool: string): CallToolResult {
   const retryable = fault.retryable ?? (fault.category === 'transient' || fault.category === 'rate_limit');
