@@ -29,7 +29,7 @@ export { isBreakerFault } from './breakers.ts';
 export type { BreakerOptions, BreakerState } from './breakers.ts';
 export type { GiveUpReason, RetryInfo, RetryOptions } from './retry-policy.ts';
 export type { PolicyEventMap, PolicyEventName, PolicyListener } from './policy-events.ts';
-export { IDEMPOTENCY_META_KEY } from './tool-catalog.ts';
+export { IDEMPOTENCY_META_KEY } from '@recourse/core';
 export type { ToolTraits } from './tool-catalog.ts';
 export { parseRetryAfter } from './http-exchange.ts';
 export { TASK_POLL_ERROR_CODE, TaskPollError, pollTask } from './task-poller.ts';

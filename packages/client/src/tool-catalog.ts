@@ -5,9 +5,7 @@
  * @packageDocumentation
  */
 import type { Tool } from '@modelcontextprotocol/client';
-
-/** The `_meta` key under which a tool advertises the idempotency-key argument it honours. */
-export const IDEMPOTENCY_META_KEY = 'dev.recourse/idempotency';
+import { idempotencyArgumentOf } from '@recourse/core';
 
 /** The retry-relevant traits of one tool. */
 export interface ToolTraits {
@@ -21,8 +19,7 @@ export interface ToolTraits {
 
 /** Reads the traits of a listed tool. */
 export function traitsOf(tool: Tool): ToolTraits {
-  const meta = tool._meta?.[IDEMPOTENCY_META_KEY] as { argument?: unknown } | undefined;
-  const argument = typeof meta?.argument === 'string' && meta.argument !== '' ? meta.argument : undefined;
+  const argument = idempotencyArgumentOf(tool._meta);
   return {
     readOnly: tool.annotations?.readOnlyHint === true,
     idempotent: tool.annotations?.idempotentHint === true,

@@ -25,6 +25,8 @@ export type { RedactionRule } from './redaction-rules.ts';
 export { FAILURE_META_KEY, decodeFailure, encodeFailure, resultText } from './wire-codec.ts';
 export type { EncodedFailure, FailureMeta } from './wire-codec.ts';
 export { guessCategory } from './guess-category.ts';
+export { IDEMPOTENCY_META_KEY, idempotencyArgumentOf } from './idempotency-meta.ts';
+export type { IdempotencyMeta } from './idempotency-meta.ts';
 export { isCorrelationId, newCorrelationId } from './correlation-id.ts';
 export { MAX_LISTED_ISSUES, failureFromZodError } from './validation-failure.ts';
 export type { ZodFailureOptions } from './validation-failure.ts';

@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { FAILURE_META_KEY } from '@recourse/core';
+import { FAILURE_META_KEY, IDEMPOTENCY_META_KEY } from '@recourse/core';
 import { sleep } from '../abortable-sleep.ts';
 import { registerFaultControlTools } from './fault-control-tools.ts';
 import { FaultScript, isHttpLevelFault } from './fault-script.ts';
@@ -60,9 +60,6 @@ export function createFaultState(): FaultServerState {
 
 /** The fault already taken by the HTTP layer for the request being served (undefined: none queued). */
 export const takenFault = new AsyncLocalStorage<{ fault: Fault | undefined }>();
-
-/** The `_meta` key under which a tool advertises the idempotency-key argument it honours. */
-export const IDEMPOTENCY_META_KEY = 'dev.recourse/idempotency';
 
 function failureResult(fault: Extract<Fault, { kind: 'tool_failure' }>, tool: string): CallToolResult {
   const retryable = fault.retryable ?? (fault.category === 'transient' || fault.category === 'rate_limit');
