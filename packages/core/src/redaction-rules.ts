@@ -48,9 +48,12 @@ const SECRET_KEYS =
   '(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|' +
   'client[_-]?secret|secret(?:[_-]?key)?|private[_-]?key|token|password|passwd|pwd|passphrase|credentials?|session[_-]?id|cookie)';
 
+/** A whole name that is one of the secret keys; compiled once, not once per name checked. */
+const SECRET_NAME = new RegExp(`^${SECRET_KEYS}$`, 'i');
+
 /** True for an argument or property name that holds a secret (`password`, `apiKey`, `client_secret`, …). */
 export function isSecretName(name: string): boolean {
-  return new RegExp(`^${SECRET_KEYS}$`, 'i').test(name.replace(/([a-z])([A-Z])/g, '$1_$2'));
+  return SECRET_NAME.test(name.replace(/([a-z])([A-Z])/g, '$1_$2'));
 }
 
 /**
