@@ -67,6 +67,8 @@ describe('error-code registry', () => {
     expect(recourseCodeForStatus(401)).toBe(RECOURSE_ERROR_CODES.Unauthorized);
     expect(recourseCodeForStatus(429)).toBe(RECOURSE_ERROR_CODES.TooManyRequests);
     expect(recourseCodeForStatus(413)).toBe(RECOURSE_ERROR_CODES.PayloadTooLarge);
+    expect(recourseCodeForStatus(503)).toBe(RECOURSE_ERROR_CODES.Unavailable);
+    expect(recourseCodeForStatus(405)).toBe(RECOURSE_ERROR_CODES.MethodNotAllowed);
     expect(recourseCodeForStatus(500)).toBeUndefined();
   });
 

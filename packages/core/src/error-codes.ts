@@ -260,7 +260,7 @@ export function describeErrorCode(code: number): ErrorCodeDescription {
   };
 }
 
-/** The Recourse code for an HTTP refusal status (401, 403, 406, 413, 415, 429), or undefined. */
+/** The Recourse code for an HTTP refusal status (401, 403, 404, 405, 406, 413, 415, 429, 503), or undefined. */
 export function recourseCodeForStatus(status: number): number | undefined {
   for (const [code, entry] of KNOWN)
     if (entry.origin === 'recourse' && entry.httpStatus === status) return code;
