@@ -108,26 +108,48 @@ describe.each(['modern', 'legacy'] as const)('deadlines and cancellation (%s era
   });
 });
 
+/** Runs `body` against an HTTP URL whose server accepts connections and never answers. */
+async function withSilentServer(body: (client: RecourseClient) => Promise<void>): Promise<void> {
+  const { createServer } = await import('node:net');
+  const sockets = new Set<import('node:net').Socket>();
+  const silent = createServer((socket) => void sockets.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as import('node:net').AddressInfo;
+  const client = createRecourseClient({
+    target: { url: `http://127.0.0.1:${port}/mcp` },
+    protocol: 'legacy',
+  });
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+}
+
 describe('a server that accepts connections but never answers', () => {
   it('still ends the call as timeout at its deadline, even while connecting and listing tools', async () => {
-    const { createServer } = await import('node:net');
-    const sockets = new Set<import('node:net').Socket>();
-    const silent = createServer((socket) => void sockets.add(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as import('node:net').AddressInfo;
-    const client = createRecourseClient({
-      target: { url: `http://127.0.0.1:${port}/mcp` },
-      protocol: 'legacy',
-    });
-    try {
+    await withSilentServer(async (client) => {
       const started = Date.now();
       const error = await failureOf(client.callTool('echo', { text: 'x' }, { timeoutMs: 300 }));
       expect(error.code).toBe('CALL_TIMEOUT');
       expect(Date.now() - started).toBeLessThan(800);
-    } finally {
-      await client.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
+    });
+  });
+
+  it('ends the call as cancelled soon after the caller aborts, even while connecting and listing tools', async () => {
+    await withSilentServer(async (client) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('user pressed stop')), 100);
+      const started = Date.now();
+      const error = await failureOf(
+        client.callTool('echo', { text: 'x' }, { timeoutMs: 5000, signal: controller.signal }),
+      );
+      expect(error.code).toBe('CALL_CANCELLED');
+      expect(error.message).toMatch(/Nothing was sent/);
+      // the abort is honoured at once, not when the 5 s deadline would have ended the listing
+      expect(Date.now() - started).toBeLessThan(1500);
+    });
   });
 });

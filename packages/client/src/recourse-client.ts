@@ -216,12 +216,7 @@ export class RecourseClient {
         hasBrand(error, 'isTaskCancelledError') ||
         (options.signal?.aborted && !isRecourseCallError(error))
       ) {
-        throw new LocalCallError({
-          server: this.name,
-          tool,
-          reason: 'cancelled',
-          message: `The call of ${tool} was cancelled by the caller before it was sent. Nothing was sent.`,
-        });
+        throw cancelledBeforeSending(this.name, tool);
       }
       if (hasBrand(error, 'isBulkheadRejectedError')) {
         throw new LocalCallError({
@@ -247,7 +242,8 @@ export class RecourseClient {
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
     const maxTimeoutMs = options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? timeoutMs * 4;
     const deadline = new Deadline({ timeoutMs, maxTimeoutMs });
-    const traits = await this.#catalog.traits(tool, deadline.remaining());
+    const traits = await this.#catalog.traits(tool, deadline.remaining(), options.signal);
+    if (options.signal?.aborted) throw cancelledBeforeSending(this.name, tool);
     let callArgs = args;
     const keyArgument = traits.idempotencyArgument;
     if (keyArgument !== undefined && callArgs[keyArgument] === undefined) {
@@ -294,6 +290,16 @@ export class RecourseClient {
       throw failure;
     }
   }
+}
+
+/** The caller aborted before the request was sent: `cancelled`, with nothing sent and no attempt made. */
+function cancelledBeforeSending(server: string, tool: string): LocalCallError {
+  return new LocalCallError({
+    server,
+    tool,
+    reason: 'cancelled',
+    message: `The call of ${tool} was cancelled by the caller before it was sent. Nothing was sent.`,
+  });
 }
 
 /** Whether a failure may be repeated: it must be worth repeating, and repeating must be safe. */

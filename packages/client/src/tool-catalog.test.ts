@@ -43,6 +43,23 @@ describe('tool traits', () => {
     const failing = new ToolCatalog(() => Promise.reject(new Error('down')));
     expect(await failing.traits('get', 1000)).toEqual({});
   });
+
+  it("stops waiting for a listing that never ends when the caller's signal aborts, and tries again later", async () => {
+    let seen: AbortSignal | undefined;
+    let loads = 0;
+    const catalog = new ToolCatalog((signal) => {
+      loads++;
+      seen = signal;
+      return loads === 1 ? new Promise<never>(() => undefined) : Promise.resolve([tool('get')]);
+    });
+    const controller = new AbortController();
+    const pending = catalog.traits('get', 60_000, controller.signal);
+    controller.abort();
+    expect(await pending).toEqual({});
+    expect(seen?.aborted).toBe(true); // the listing request itself is told to stop
+    expect(await catalog.traits('get', 1000)).toEqual({ readOnly: false, idempotent: false });
+    expect(loads).toBe(2);
+  });
 });
 
 describe('chooseVersion', () => {

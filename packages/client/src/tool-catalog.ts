@@ -44,20 +44,24 @@ export class ToolCatalog {
     this.#overrides = overrides;
   }
 
-  /** The traits of `tool`; `{}` (unsafe to repeat) when unknown or when listing fails within `timeoutMs`. */
-  async traits(tool: string, timeoutMs: number): Promise<ToolTraits> {
+  /**
+   * The traits of `tool`; `{}` (unsafe to repeat) when unknown, or when listing fails, takes longer than
+   * `timeoutMs` or is cut short by the caller's `signal`.
+   */
+  async traits(tool: string, timeoutMs: number, signal?: AbortSignal): Promise<ToolTraits> {
     const override = this.#overrides[tool];
     if (!this.#tools) {
       try {
-        const signal = AbortSignal.timeout(Math.max(1, timeoutMs));
-        const timedOut = new Promise<never>((_, reject) => {
-          signal.addEventListener('abort', () => reject(new Error('Listing the tools took too long.')), {
-            once: true,
-          });
+        const timeout = AbortSignal.timeout(Math.max(1, timeoutMs));
+        const stop = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+        const stopped = new Promise<never>((_, reject) => {
+          const fail = (): void => reject(new Error('Listing the tools took too long or was cancelled.'));
+          if (stop.aborted) fail();
+          else stop.addEventListener('abort', fail, { once: true });
         });
-        const loading = this.#load(signal);
+        const loading = this.#load(stop);
         loading.catch(() => undefined);
-        const tools = await Promise.race([loading, timedOut]);
+        const tools = await Promise.race([loading, stopped]);
         this.#tools = new Map(tools.map((t) => [t.name, traitsOf(t)]));
       } catch {
         return override ?? {};
