@@ -219,6 +219,21 @@ const leaks: readonly LeakSample[] = [
     secrets: ['board-prod', 'c9akciq32'],
     marker: '[redacted-host]',
   },
+  // secret names with a prefix, as in environment dumps and config errors
+  {
+    text: 'missing config: DB_PASSWORD=hunter2 is not accepted',
+    secrets: ['hunter2'],
+    marker: '[redacted-secret]',
+  },
+  { text: 'PGPASSWORD=hunter2 psql exited with 2', secrets: ['hunter2'], marker: '[redacted-secret]' },
+  {
+    text: 'env GITHUB_TOKEN=abc123xyz789 was rejected',
+    secrets: ['abc123xyz789'],
+    marker: '[redacted-secret]',
+  },
+  { text: 'STRIPE_SECRET_KEY=whatever123 is invalid', secrets: ['whatever123'], marker: '[redacted-secret]' },
+  { text: 'database_password: "s3cr3t!" was refused', secrets: ['s3cr3t!'], marker: '[redacted-secret]' },
+  { text: 'options {"dbPassword":"hunter2"} failed', secrets: ['hunter2'], marker: '[redacted-secret]' },
 ];
 
 const ordinary: readonly string[] = [
@@ -238,6 +253,7 @@ const ordinary: readonly string[] = [
   'Unknown tool: tasks_fly. Call tools/list to see the tools available.',
   'Created T-3 at 2026-07-28T09:30:00.000Z by ada@example.com; ratio 3:2:1.',
   'Use host example.com for the public docs; token: required.',
+  'Pass page_token=next2 to read the next page; MAX_TOKENS=4000 and my_token_count=3 are limits.',
 ];
 
 describe('redactText', () => {
@@ -346,10 +362,25 @@ describe('isSecretName', () => {
       'token',
       'privateKey',
       'passwd',
+      'dbPassword',
+      'DB_PASSWORD',
+      'githubToken',
+      'newPassword',
     ]) {
       expect(isSecretName(name)).toBe(true);
     }
-    for (const name of ['title', 'tokens', 'secretary', 'idempotencyKey', 'ref', 'priority']) {
+    for (const name of [
+      'title',
+      'tokens',
+      'secretary',
+      'idempotencyKey',
+      'ref',
+      'priority',
+      'pageToken',
+      'next_page_token',
+      'maxTokens',
+      'passwordHint',
+    ]) {
       expect(isSecretName(name)).toBe(false);
     }
   });

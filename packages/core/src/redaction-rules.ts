@@ -48,10 +48,23 @@ const SECRET_KEYS =
   '(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|' +
   'client[_-]?secret|secret(?:[_-]?key)?|private[_-]?key|token|password|passwd|pwd|passphrase|credentials?|session[_-]?id|cookie)';
 
-/** A whole name that is one of the secret keys; compiled once, not once per name checked. */
-const SECRET_NAME = new RegExp(`^${SECRET_KEYS}$`, 'i');
+/**
+ * Not a secret although it ends like one: a page token is a cursor. Written as a lookbehind so that the
+ * text rule can use it too.
+ */
+const NOT_SECRET_BEFORE = '(?<!page[_-]?)';
 
-/** True for an argument or property name that holds a secret (`password`, `apiKey`, `client_secret`, …). */
+/**
+ * A name that ends in one of the secret keys, with or without a prefix (`password`, `DB_PASSWORD`,
+ * `PGPASSWORD`, `githubToken`); compiled once, not once per name checked.
+ */
+const SECRET_NAME = new RegExp(`${NOT_SECRET_BEFORE}${SECRET_KEYS}$`, 'i');
+
+/**
+ * True for an argument or property name that holds a secret: one that ends in a secret word, in snake,
+ * kebab, camel or upper case (`password`, `apiKey`, `client_secret`, `dbPassword`, `GITHUB_TOKEN`, …).
+ * Page tokens (`pageToken`, `next_page_token`) are cursors, not secrets.
+ */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name.replace(/([a-z])([A-Z])/g, '$1_$2'));
 }
@@ -115,11 +128,12 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   {
     name: 'secret-assignment',
     pattern: new RegExp(
-      `(["']?\\b${SECRET_KEYS}["']?\\s*([:=])\\s*)(["']?)(?!\\[redacted)([^\\s"'&,;]{3,})\\3`,
+      `(["']?${NOT_SECRET_BEFORE}${SECRET_KEYS}["']?\\s*([:=])\\s*)(["']?)(?!\\[redacted)([^\\s"'&,;]{3,})\\3`,
       'gi',
     ),
-    // `key=value` and quoted values always; `key: value` only when the value looks like a secret, so that
-    // prose such as "token: required" stays.
+    // The key may end a longer name (`DB_PASSWORD=`, `PGPASSWORD=`, `"dbPassword":`), so it is not anchored
+    // at a word start. `key=value` and quoted values always; `key: value` only when the value looks like a
+    // secret, so that prose such as "token: required" stays.
     replace: (match, lead: string, sep: string, quote: string, value: string) => {
       const tail = quote === '' ? (/[.!?)\]]+$/.exec(value)?.[0] ?? '') : '';
       const core = value.slice(0, value.length - tail.length);
