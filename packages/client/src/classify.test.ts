@@ -130,6 +130,27 @@ describe('classifyResult', () => {
     expect(foreign).toMatchObject({ category: 'rate_limit', failure: undefined, retryable: true });
     expect(classifyResult({ content: [{ type: 'text', text: 'fine' }] }, 's', 't')).toBeUndefined();
   });
+
+  it('keeps every text part of a failure in its message, the same text its category was guessed from', () => {
+    const split = classifyResult(
+      {
+        isError: true,
+        content: [
+          { type: 'text', text: 'The export did not finish.' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+          { type: 'text', text: 'The storage service is temporarily unavailable.' },
+        ],
+      },
+      's',
+      'board_export',
+    );
+    expect(split?.message).toBe(
+      'The export did not finish.\nThe storage service is temporarily unavailable.',
+    );
+    expect(split?.category).toBe('transient');
+    const silent = classifyResult({ isError: true, content: [] }, 's', 'board_export');
+    expect(silent?.message).toBe('Tool board_export failed without a text.');
+  });
 });
 
 describe('parseRpcErrorBody', () => {

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { decodeFailure, guessCategory } from '@recourse/core';
+import { decodeFailure, guessCategory, resultText } from '@recourse/core';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { LocalCallError, ProtocolCallError, ToolCallFailedError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
@@ -46,7 +46,10 @@ export function parseRpcErrorBody(text: unknown): RpcErrorBody | undefined {
   }
 }
 
-/** Turns a result into a {@link ToolCallFailedError} when it is an `isError` result, else undefined. */
+/**
+ * Turns a result into a {@link ToolCallFailedError} when it is an `isError` result, else undefined. Its
+ * message is every text part of the result (core's `resultText`), the text its category is guessed from.
+ */
 export function classifyResult(
   result: CallToolResult,
   server: string,
@@ -55,8 +58,7 @@ export function classifyResult(
   if (result.isError !== true) return undefined;
   const failure = decodeFailure(result);
   const category = failure?.category ?? guessCategory(result);
-  const first = result.content.find((block) => block.type === 'text');
-  const text = first && 'text' in first ? first.text : `Tool ${tool} failed without a text.`;
+  const text = resultText(result) || `Tool ${tool} failed without a text.`;
   return new ToolCallFailedError({ server, tool, message: text, category, failure, result });
 }
 
