@@ -43,6 +43,7 @@ describe('circuit breaker per tool (fake timers)', () => {
     if (fast.ok) return;
     expect(fast.error.code).toBe('CALL_CIRCUIT_OPEN');
     expect(fast.error.kind).toBe('local');
+    expect(fast.error.message).toMatch(/A trial call is let through 5000 ms after the breaker opened/);
     expect(fast.error.attempts).toEqual([]);
     expect(state.executions).toHaveLength(0);
 

@@ -49,14 +49,17 @@ const STATE_NAMES: Record<CircuitState, BreakerState> = {
 
 /** Lazily creates one breaker per tool and forwards its break / half-open / reset events. */
 export class BreakerRegistry {
+  /** Milliseconds an open breaker waits before letting a trial call through. */
+  readonly halfOpenAfterMs: number;
   readonly #server: string;
-  readonly #options: BreakerOptions;
+  readonly #threshold: number;
   readonly #events: PolicyEvents;
   readonly #breakers = new Map<string, CircuitBreakerPolicy>();
 
   constructor(server: string, options: BreakerOptions, events: PolicyEvents) {
     this.#server = server;
-    this.#options = options;
+    this.halfOpenAfterMs = options.halfOpenAfterMs ?? 10_000;
+    this.#threshold = options.threshold ?? 5;
     this.#events = events;
   }
 
@@ -65,8 +68,8 @@ export class BreakerRegistry {
     let policy = this.#breakers.get(tool);
     if (!policy) {
       policy = circuitBreaker(handleWhen(isBreakerFault), {
-        halfOpenAfter: this.#options.halfOpenAfterMs ?? 10_000,
-        breaker: new ConsecutiveBreaker(this.#options.threshold ?? 5),
+        halfOpenAfter: this.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(this.#threshold),
       });
       const event = { server: this.#server, tool };
       policy.onBreak(() => this.#events.emit('break', event));

@@ -196,10 +196,6 @@ export class RecourseClient {
     await this.#connection.close();
   }
 
-  #breakerWaitMs(): number {
-    return this.#options.breaker === false ? 0 : (this.#options.breaker?.halfOpenAfterMs ?? 10_000);
-  }
-
   /** Bulkhead → breaker → retry → deadline → call. */
   async #guarded(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
     const breaker = this.#breakers?.get(tool);
@@ -231,7 +227,7 @@ export class RecourseClient {
           server: this.name,
           tool,
           reason: 'circuit_open',
-          message: `The call of ${tool} was refused locally: its circuit breaker is open after repeated failures of ${tool} on ${this.name}. Nothing was sent and nothing was changed. A trial call is let through ${this.#breakerWaitMs()} ms after the breaker opened; retry after that, or use another tool.`,
+          message: `The call of ${tool} was refused locally: its circuit breaker is open after repeated failures of ${tool} on ${this.name}. Nothing was sent and nothing was changed. A trial call is let through ${this.#breakers?.halfOpenAfterMs ?? 0} ms after the breaker opened; retry after that, or use another tool.`,
         });
       }
       throw error;
