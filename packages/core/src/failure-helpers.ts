@@ -6,8 +6,7 @@
  * @packageDocumentation
  */
 import { ToolFailure, type FailureCategory, type FailureData } from './failure.ts';
-import { redactValue } from './redact.ts';
-import { isSecretName } from './redaction-rules.ts';
+import { redactNamedValue } from './redact.ts';
 import { formatWait } from './failure-text.ts';
 
 /** Options shared by every helper. `changed` defaults to `false` (nothing was changed). */
@@ -67,16 +66,11 @@ export interface InvalidArgumentOptions extends Omit<FailureOptions, 'message'> 
  */
 export function invalidArgument(options: InvalidArgumentOptions): ToolFailure {
   const hasValue = 'received' in options && options.received !== undefined;
-  const received = !hasValue
-    ? undefined
-    : isSecretName(
-          options.field
-            .split(/[.[\]]/)
-            .filter(Boolean)
-            .at(-1) ?? '',
-        )
-      ? '[redacted-secret]'
-      : redactValue(options.received);
+  const name = options.field
+    .split(/[.[\]]/)
+    .filter(Boolean)
+    .at(-1);
+  const received = hasValue ? redactNamedValue(name, options.received) : undefined;
   const message =
     options.message ??
     (received !== undefined

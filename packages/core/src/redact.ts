@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { REDACTION_RULES } from './redaction-rules.ts';
+import { REDACTION_RULES, isSecretName } from './redaction-rules.ts';
 
 /** Default length, in characters, that {@link redactValue} truncates a rendered value to. */
 export const DEFAULT_VALUE_LENGTH = 60;
@@ -81,4 +81,17 @@ function truncate(text: string, max: number): string {
  */
 export function redactValue(value: unknown, maxLength: number = DEFAULT_VALUE_LENGTH): string {
   return redactText(truncate(redactText(render(value)), maxLength));
+}
+
+/**
+ * Renders the value sent under the argument or key `name` for a message: `[redacted-secret]` when the name
+ * holds a secret (see `isSecretName`), so not even a part of it is shown; otherwise {@link redactValue}
+ * with `maxLength` (default {@link DEFAULT_VALUE_LENGTH}).
+ */
+export function redactNamedValue(
+  name: PropertyKey | undefined,
+  value: unknown,
+  maxLength: number = DEFAULT_VALUE_LENGTH,
+): string {
+  return typeof name === 'string' && isSecretName(name) ? '[redacted-secret]' : redactValue(value, maxLength);
 }

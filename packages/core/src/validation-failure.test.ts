@@ -198,6 +198,16 @@ describe('failureFromZodError', () => {
     expect(f.received).toBe('[redacted-secret]');
   });
 
+  it('never shows the value sent under an unknown key named like a secret', () => {
+    const strict = z.object({ title: z.string() }).strict();
+    const args = { title: 'ok', dbPassword: 'hunter2', colour: 'red' };
+    const parsed = strict.safeParse(args);
+    const f = failureFromZodError(parsed.error!, args, { tool: 'tasks_create', schema: strict }).failure;
+    expect(f.message).not.toContain('hunter2');
+    expect(f.message).toContain('`dbPassword` ([redacted-secret])');
+    expect(f.message).toContain('`colour` ("red")');
+  });
+
   it('renders as a text that does not repeat what is expected', () => {
     const text = renderFailureText(fail({ title: 'ok', priority: 'urgent' }));
     expect(text).toBe(

@@ -5,9 +5,8 @@
  * @packageDocumentation
  */
 import { z } from 'zod';
-import { redactValue } from './redact.ts';
+import { redactNamedValue, redactValue } from './redact.ts';
 import { acceptedKeys } from './schema-keys.ts';
-import { isSecretName } from './redaction-rules.ts';
 
 /** One issue in words. */
 export interface IssueText {
@@ -249,7 +248,7 @@ function unknownKeysText(issue: z.core.$ZodIssueUnrecognizedKeys, args: unknown,
   const sent = (key: string): string => {
     const { present, value } = valueAt(args, [...issue.path, key]);
     if (!present) return '';
-    return ` (${isSecretName(key) ? '[redacted-secret]' : redactValue(value, MAX_UNKNOWN_VALUE_LENGTH)})`;
+    return ` (${redactNamedValue(key, value, MAX_UNKNOWN_VALUE_LENGTH)})`;
   };
   const named = issue.keys
     .slice(0, MAX_NAMED_KEYS)
@@ -288,9 +287,7 @@ export function describeIssue(issue: z.core.$ZodIssue, args: unknown, schema?: u
   const field = formatPath(path);
   const { present, value } = valueAt(args, path);
   const expected = expectedOf(issue, value);
-  const last = path.at(-1);
-  const hidden = typeof last === 'string' && isSecretName(last);
-  const received = present ? (hidden ? '[redacted-secret]' : redactValue(value)) : undefined;
+  const received = present ? redactNamedValue(path.at(-1), value) : undefined;
   if (path.length === 0) {
     const shown = received ?? 'missing';
     const whole = expected === 'an object' ? 'an object of named arguments' : expected;
