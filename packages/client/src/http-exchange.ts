@@ -23,7 +23,7 @@ export interface HttpExchange {
 
 const exchanges = new AsyncLocalStorage<HttpExchange>();
 
-/** Runs `work` with a fresh exchange record and returns both. */
+/** Runs `work` with `exchange` as the record that {@link observingFetch} fills for it; returns what `work` returns. */
 export async function observeExchange<T>(work: () => Promise<T>, exchange: HttpExchange): Promise<T> {
   return exchanges.run(exchange, work);
 }
