@@ -35,6 +35,19 @@ describe('classifyThrown', () => {
     });
   });
 
+  it('writes a transport failure as sentences, without doubling the full stop of the cause', () => {
+    const error = classifyThrown(
+      new Error('The Recourse client was closed; create a new one to call again.'),
+      {
+        ...ctx,
+        exchange: { mayHaveReachedServer: false, connectFailed: true },
+      },
+    );
+    expect(error.message).toBe(
+      'The connection failed while calling tasks_get: The Recourse client was closed; create a new one to call again. The request did not reach the tool; nothing was changed. Retrying later may help.',
+    );
+  });
+
   it('keeps a remote ProtocolError remote, with code and data', () => {
     const error = classifyThrown(new ProtocolError(-32602, 'Unknown tool: x', { tool: 'x' }), ctx);
     expect(error).toMatchObject({ kind: 'protocol', rpcCode: -32602, data: { tool: 'x' }, notFound: false });

@@ -129,7 +129,7 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
     mayHaveReachedServer: reached,
     httpStatus: status,
     retryAfterMs,
-    message: `The connection failed while calling ${ctx.tool}${statusText}: ${message}. ${
+    message: `The connection failed while calling ${ctx.tool}${statusText}: ${message.replace(/[.!?]+$/, '')}. ${
       reached
         ? 'The request may have reached the server, so it may have taken effect.'
         : 'The request did not reach the tool; nothing was changed.'
