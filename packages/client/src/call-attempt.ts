@@ -161,6 +161,7 @@ export async function runAttempt(
     abortCause: outcome.abortCause,
     exchange,
     deadlineMs: plan.deadline.timeoutMs,
+    maxTimeoutMs: plan.deadline.maxTimeoutMs,
   });
   if (error instanceof ProtocolCallError && error.rpcCode === -32022) {
     const supported = (error.data as { supported?: unknown } | undefined)?.supported;

@@ -10,6 +10,7 @@ const ctx: AttemptContext = {
   abortCause: undefined,
   exchange: undefined,
   deadlineMs: 1000,
+  maxTimeoutMs: 4000,
 };
 
 describe('classifyThrown', () => {
@@ -95,6 +96,9 @@ describe('classifyThrown', () => {
       reason: 'cancelled',
       code: 'CALL_CANCELLED',
     });
+    const hard = classifyThrown(sdk, { ...ctx, abortCause: 'hard_maximum' });
+    expect(hard).toMatchObject({ kind: 'local', reason: 'timeout', code: 'CALL_TIMEOUT' });
+    expect(hard.message).toMatch(/hard maximum of 4000 ms.*larger maxTimeoutMs/);
   });
 
   it('says whether a transport failure may have reached the server', () => {

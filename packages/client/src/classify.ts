@@ -10,8 +10,11 @@ import { LocalCallError, ProtocolCallError, ToolCallFailedError } from './errors
 import type { RecourseCallError } from './errors.ts';
 import type { HttpExchange } from './http-exchange.ts';
 
-/** Why this client aborted an attempt itself, if it did. */
-export type AbortCause = 'deadline' | 'user' | undefined;
+/**
+ * Why this client aborted an attempt itself, if it did: the deadline passed without an answer or progress,
+ * the hard maximum passed however much progress arrived, or the caller aborted.
+ */
+export type AbortCause = 'deadline' | 'hard_maximum' | 'user' | undefined;
 
 /** What is known about the attempt besides the error. */
 export interface AttemptContext {
@@ -21,6 +24,8 @@ export interface AttemptContext {
   readonly exchange: HttpExchange | undefined;
   /** Deadline in ms, for the timeout message. */
   readonly deadlineMs: number;
+  /** Hard maximum in ms, for the timeout message when it is what ended the call. */
+  readonly maxTimeoutMs: number;
 }
 
 interface RpcErrorBody {
@@ -90,6 +95,14 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
   }
   const code = errorField(error, 'code');
   const timedOutInSdk = code === 'REQUEST_TIMEOUT';
+  if (ctx.abortCause === 'hard_maximum') {
+    return new LocalCallError({
+      ...base,
+      reason: 'timeout',
+      mayHaveReachedServer: true,
+      message: `The call of ${ctx.tool} kept reporting progress but did not finish within its hard maximum of ${ctx.maxTimeoutMs} ms and was cancelled; it may have done part of its work. Retry with a larger maxTimeoutMs if the tool is this slow.`,
+    });
+  }
   if (ctx.abortCause === 'deadline' || timedOutInSdk) {
     return new LocalCallError({
       ...base,

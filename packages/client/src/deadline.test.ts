@@ -42,6 +42,7 @@ describe.each(['modern', 'legacy'] as const)('deadlines and cancellation (%s era
     const elapsed = Date.now() - started;
     expect(error.code).toBe('CALL_TIMEOUT');
     expect(error.kind).toBe('local');
+    expect(error.message).toMatch(/got no answer within its 300 ms deadline/);
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(350);
     expect(await until(() => server.state.cancellations.length === 1)).toBe(true);
@@ -62,6 +63,7 @@ describe.each(['modern', 'legacy'] as const)('deadlines and cancellation (%s era
     );
     const elapsed = Date.now() - started;
     expect(error.code).toBe('CALL_TIMEOUT');
+    expect(error.message).toMatch(/did not finish within its hard maximum of 1000 ms/);
     expect(elapsed).toBeGreaterThan(600);
     expect(elapsed).toBeLessThan(1100);
     expect(seen.length).toBeGreaterThanOrEqual(5);

@@ -19,13 +19,16 @@ export interface DeadlineOptions {
 export class Deadline {
   readonly startedAt: number;
   readonly timeoutMs: number;
+  /** The hard maximum in milliseconds from the start (never below `timeoutMs`). */
+  readonly maxTimeoutMs: number;
   readonly hardAt: number;
   #at: number;
 
   constructor(options: DeadlineOptions, now = Date.now()) {
     this.startedAt = now;
     this.timeoutMs = options.timeoutMs;
-    this.hardAt = now + Math.max(options.timeoutMs, options.maxTimeoutMs);
+    this.maxTimeoutMs = Math.max(options.timeoutMs, options.maxTimeoutMs);
+    this.hardAt = now + this.maxTimeoutMs;
     this.#at = now + options.timeoutMs;
   }
 
@@ -73,11 +76,16 @@ export async function runUnderDeadline<T>(
   let idle: ReturnType<typeof setTimeout> | undefined;
   const arm = (): void => {
     clearTimeout(idle);
-    idle = setTimeout(() => abort('deadline', 'Recourse deadline passed.'), deadline.remaining());
+    idle = setTimeout(() => {
+      // Progress that pushed the deadline up to the hard maximum makes this the hard maximum passing.
+      const capped = deadline.at >= deadline.hardAt && deadline.at > deadline.startedAt + deadline.timeoutMs;
+      if (capped) abort('hard_maximum', 'Recourse hard maximum passed.');
+      else abort('deadline', 'Recourse deadline passed.');
+    }, deadline.remaining());
   };
   arm();
   const hard = setTimeout(
-    () => abort('deadline', 'Recourse hard maximum passed.'),
+    () => abort('hard_maximum', 'Recourse hard maximum passed.'),
     Math.max(0, deadline.hardAt - Date.now()),
   );
   const onProgress = (): void => {
