@@ -28,8 +28,9 @@ export function traitsOf(tool: Tool): ToolTraits {
 }
 
 /**
- * Caches `tools/list` once per connection. A failed listing is not cached: the tool is treated as unsafe to
- * repeat for that call and listing is tried again on the next one. Overrides given by the caller win.
+ * Caches the first successful `tools/list` for the life of the client (a tool's hints do not change with a
+ * reconnection or another protocol version). A failed listing is not cached: the tool is treated as unsafe
+ * to repeat for that call and listing is tried again on the next one. Overrides given by the caller win.
  */
 export class ToolCatalog {
   readonly #load: (signal: AbortSignal) => Promise<readonly Tool[]>;
@@ -68,10 +69,5 @@ export class ToolCatalog {
       }
     }
     return { ...(this.#tools.get(tool) ?? {}), ...(override ?? {}) };
-  }
-
-  /** Forgets the cached listing (e.g. after reconnecting to another protocol version). */
-  invalidate(): void {
-    this.#tools = undefined;
   }
 }
