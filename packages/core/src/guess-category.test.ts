@@ -15,6 +15,19 @@ describe('guessCategory', () => {
     ['Input validation error: expected string, received number', 'validation'],
     ['Invalid date', 'validation'],
     ['Something broke', 'internal'],
+    ['HTTP 503 from the upstream', 'transient'],
+    ['Upstream answered status 429', 'rate_limit'],
+    ['HTTP/1.1 403 from the gateway', 'permission'],
+    ['status code: 404', 'not_found'],
+    ['status=409 on save', 'conflict'],
+    ['502 Bad Gateway', 'transient'],
+    ['Error 503', 'transient'],
+    ['Request failed with status code 503', 'transient'],
+    // numbers that are ids, not HTTP statuses
+    ['Task T-503 not found', 'not_found'],
+    ['Issue #429 not found', 'not_found'],
+    ['Order 403 does not exist', 'not_found'],
+    ['Ticket 502 was closed by its owner', 'internal'],
   ] as const)('reads %j as %s', (text, category) => {
     expect(guessCategory(result(text))).toBe(category);
   });
