@@ -21,12 +21,9 @@ export type {
 } from './contract.ts';
 export { createRecourseServer, DEFAULT_DEADLINE_MS, DEFAULT_IDEMPOTENCY_TTL_MS } from './recourse-server.ts';
 export type { RecourseServerInstance, RecourseServerOptions } from './recourse-server.ts';
-export {
-  buildToolCatalog,
-  DUPLICATE_TOOL,
-  IDEMPOTENCY_ARGUMENT,
-  IDEMPOTENCY_META_KEY,
-} from './tool-catalog.ts';
+export { buildToolCatalog, DUPLICATE_TOOL, IDEMPOTENCY_ARGUMENT } from './tool-catalog.ts';
+/** Re-exported from `@recourse/core`, where the idempotency `_meta` entry is defined once. */
+export { IDEMPOTENCY_META_KEY } from '@recourse/core';
 export type { CatalogTool, RawTool, ToolCatalog, ToolCatalogOptions } from './tool-catalog.ts';
 export { createRateLimits, INVALID_RATE_LIMIT } from './rate-limits.ts';
 export type {

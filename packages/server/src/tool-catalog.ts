@@ -11,13 +11,11 @@ import type {
   Tool,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { IDEMPOTENCY_META_KEY, type IdempotencyMeta } from '@recourse/core';
 import type { ToolDefinition } from './contract.ts';
 
 /** The argument name under which idempotent tools take their idempotency key. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
-
-/** The `_meta` key advertising a tool's idempotency key: `{ argument: 'idempotencyKey', ttlMs }`. */
-export const IDEMPOTENCY_META_KEY = 'dev.recourse/idempotency';
 
 /**
  * A tool served beside the pipeline tools but outside the pipeline: it gets the raw SDK context (logging,
@@ -97,7 +95,11 @@ function listingOf(definition: ToolDefinition, validator: z.ZodObject, ttlMs: nu
     inputSchema,
     annotations: { ...definition.annotations },
     ...(definition.idempotent === true
-      ? { _meta: { [IDEMPOTENCY_META_KEY]: { argument: IDEMPOTENCY_ARGUMENT, ttlMs } } }
+      ? {
+          _meta: {
+            [IDEMPOTENCY_META_KEY]: { argument: IDEMPOTENCY_ARGUMENT, ttlMs } satisfies IdempotencyMeta,
+          },
+        }
       : {}),
   };
 }
