@@ -173,3 +173,16 @@ const CODES: ReadonlySet<string> = new Set(Object.values(CALL_ERROR_CODES));
 export function isRecourseCallError(error: unknown): error is RecourseCallError {
   return error instanceof Error && CODES.has((error as { code?: unknown }).code as string);
 }
+
+/**
+ * Thrown by a call on a client after `close()`: a programming error, not a call failure, so it is never
+ * retried, never counted by a breaker and never a {@link RecourseCallError}. Code `CLIENT_CLOSED`.
+ */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+  readonly code = 'CLIENT_CLOSED';
+
+  constructor(server: string) {
+    super(`The Recourse client of ${server} was closed; create a new client to call its tools again.`);
+  }
+}

@@ -14,6 +14,7 @@ export type {
 } from './recourse-client.ts';
 export {
   CALL_ERROR_CODES,
+  ClientClosedError,
   LocalCallError,
   ProtocolCallError,
   RecourseCallError,

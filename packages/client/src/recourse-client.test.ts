@@ -160,6 +160,20 @@ describe('classification of remote failures', () => {
   });
 });
 
+describe('a closed client', () => {
+  it('rejects a call at once with CLIENT_CLOSED, not a retried transport failure, and sends nothing', async () => {
+    const client = clientOf();
+    await client.callTool('record', { note: 'before' });
+    await client.close();
+    const started = Date.now();
+    const error: unknown = await client.callTool('record', { note: 'after' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ClientClosedError', code: 'CLIENT_CLOSED' });
+    expect((error as Error).message).toMatch(/was closed; create a new client/);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(server.requests('record')).toBe(1);
+  });
+});
+
 describe('bulkhead', () => {
   it('caps concurrency per server and rejects beyond its queue with bulkhead_full', async () => {
     const client = clientOf({ bulkhead: { maxConcurrent: 2, maxQueue: 1 } });

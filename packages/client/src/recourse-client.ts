@@ -16,7 +16,7 @@ import type { AttemptPlan, CallProgress } from './call-attempt.ts';
 import { Connection } from './connection.ts';
 import type { ProtocolMode, ServerTarget } from './connection.ts';
 import { Deadline } from './deadline.ts';
-import { LocalCallError, isRecourseCallError } from './errors.ts';
+import { ClientClosedError, LocalCallError, isRecourseCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
 import { PolicyEvents } from './policy-events.ts';
 import type { PolicyEventName, PolicyListener } from './policy-events.ts';
@@ -115,6 +115,7 @@ export class RecourseClient {
   readonly #breakers: BreakerRegistry | undefined;
   readonly #bulkhead: BulkheadPolicy | undefined;
   readonly #catalog: ToolCatalog;
+  #closed = false;
 
   constructor(options: RecourseClientOptions) {
     this.#options = options;
@@ -154,13 +155,15 @@ export class RecourseClient {
    * Calls `tool` through the stack. Resolves with the result and its attempt log; rejects with a
    * {@link RecourseCallError}: `CALL_TOOL_FAILED` (remote `isError`), `CALL_PROTOCOL_ERROR` (remote JSON-RPC
    * error), or a local `CALL_TIMEOUT`, `CALL_CANCELLED`, `CALL_TRANSPORT`, `CALL_CIRCUIT_OPEN`,
-   * `CALL_BULKHEAD_FULL`, `CALL_AMBIGUOUS`.
+   * `CALL_BULKHEAD_FULL`, `CALL_AMBIGUOUS`. After {@link close} it rejects at once with a
+   * `ClientClosedError` (code `CLIENT_CLOSED`), which is not a call failure.
    */
   async callTool(
     tool: string,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallSuccess> {
+    if (this.#closed) throw new ClientClosedError(this.name);
     try {
       return await this.#guarded(tool, args, options);
     } catch (error) {
@@ -191,8 +194,9 @@ export class RecourseClient {
     }
   }
 
-  /** Closes the connection; later calls fail. */
+  /** Closes the connection; later calls reject at once with `ClientClosedError` (code `CLIENT_CLOSED`). */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#connection.close();
   }
 
