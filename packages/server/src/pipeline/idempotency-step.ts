@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { conflict, type ToolFailure } from '@recourse/core';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { IdempotencyStore, ToolSuccess } from '../contract.ts';
 import type { CallScope } from '../call-scope.ts';
@@ -29,18 +30,6 @@ export interface IdempotentCall {
 export interface IdempotentOutcome {
   readonly success: ToolSuccess;
   readonly replayed: boolean;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function keyReused(call: IdempotentCall): ToolFailure {
@@ -91,7 +80,8 @@ export async function runIdempotent(
       case 'mismatch':
         throw keyReused(call);
       case 'pending':
-        await sleep(IDEMPOTENCY_POLL_MS, scope.signal);
+        // Rejects only when the call's signal fires; the loop then throws the abort reason.
+        await delay(IDEMPOTENCY_POLL_MS, undefined, { signal: scope.signal }).catch(() => undefined);
         break;
     }
   }
