@@ -53,6 +53,15 @@ describe('authenticate', () => {
     }
   });
 
+  it('never echoes a credential sent without a scheme, while naming a known scheme sent instead of Bearer', async () => {
+    const bare = await authenticate({ authorization: 'rb_0123456789abcdefSECRET' }, verifier, challenge);
+    expect(bare).toMatchObject({ ok: false, refusal: { status: 401, data: { reason: 'missing' } } });
+    expect(JSON.stringify(bare)).not.toContain('rb_0123');
+    expect(bare.ok ? '' : bare.refusal.message).toContain('does not start with a known scheme');
+    const basic = await authenticate({ authorization: 'Basic Zm9vOmJhcg==' }, verifier, challenge);
+    expect(basic.ok ? '' : basic.refusal.message).toContain('the scheme sent was "Basic"');
+  });
+
   it('answers 503 with Retry-After when the verifier itself fails', async () => {
     const broken: TokenVerifier = { verify: () => Promise.reject(new Error('db down')) };
     const outcome = await authenticate({ authorization: 'Bearer x' }, broken, challenge);

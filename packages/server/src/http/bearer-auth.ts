@@ -34,6 +34,28 @@ const DESCRIPTIONS: Record<TokenRefusal | 'malformed', string> = {
 };
 
 /**
+ * Schemes of the IANA HTTP Authentication Scheme Registry (plus NTLM), lower-cased: a refusal names a scheme
+ * sent instead of Bearer only when it is one of these, since a header without a scheme starts with the
+ * credential itself.
+ */
+const KNOWN_SCHEMES: ReadonlySet<string> = new Set([
+  'basic',
+  'concealed',
+  'digest',
+  'dpop',
+  'gnap',
+  'hoba',
+  'mutual',
+  'negotiate',
+  'ntlm',
+  'oauth',
+  'privatetoken',
+  'scram-sha-1',
+  'scram-sha-256',
+  'vapid',
+]);
+
+/**
  * Authenticates a request by its `Authorization: Bearer <token>` header. A missing, malformed, unknown,
  * revoked or expired token is refused with HTTP 401 (-31401, `data.reason`), a verifier that throws with
  * HTTP 503 (-31503, `Retry-After: 5`). The token never appears in a refusal.
@@ -50,7 +72,8 @@ export async function authenticate(
   const token = match?.[1];
   if (token === undefined) {
     const scheme = header.trim().split(/\s+/)[0] ?? '';
-    return { ok: false, refusal: unauthorized('missing', challenge, scheme) };
+    const named = KNOWN_SCHEMES.has(scheme.toLowerCase()) ? scheme : '';
+    return { ok: false, refusal: unauthorized('missing', challenge, named) };
   }
   let verdict: Awaited<ReturnType<TokenVerifier['verify']>>;
   try {
@@ -63,13 +86,18 @@ export async function authenticate(
     : { ok: false, refusal: unauthorized(verdict.reason, challenge) };
 }
 
-/** Builds the 401 refusal for `reason`; `scheme` names a non-Bearer scheme that was sent instead. */
+/**
+ * Builds the 401 refusal for `reason`; `scheme` names a non-Bearer scheme that was sent instead and is shown
+ * (clipped to 20 characters), so it must never be a credential; `''` says the header had no known scheme.
+ */
 export function unauthorized(reason: TokenRefusal, challenge: BearerChallenge, scheme?: string): HttpRefusal {
   const description = DESCRIPTIONS[scheme === undefined ? reason : 'malformed'];
   const what =
     scheme === undefined
       ? `${description}.`
-      : `${description} (the scheme sent was "${clip(scheme, 20)}"; the credential is not shown).`;
+      : scheme === ''
+        ? `${description} (it does not start with a known scheme; the value sent is not shown).`
+        : `${description} (the scheme sent was "${clip(scheme, 20)}"; the credential is not shown).`;
   const retry =
     reason === 'missing'
       ? 'retrying without a token will be refused again'
