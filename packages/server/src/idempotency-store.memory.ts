@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import type { IdempotencyClaim, IdempotencyStore, ToolSuccess } from './contract.ts';
+import { claimOfRecord } from './idempotency-claim.ts';
 
 interface IdempotencyRecord {
   readonly tool: string;
@@ -58,9 +59,7 @@ export function createMemoryIdempotencyStore(
         records.set(keyOf(memberId, key), { tool, argsHash, expiresAt: now() + ttlMs });
         return Promise.resolve({ state: 'claimed' });
       }
-      if (record.tool !== tool || record.argsHash !== argsHash) return Promise.resolve({ state: 'mismatch' });
-      if (record.result === undefined) return Promise.resolve({ state: 'pending' });
-      return Promise.resolve({ state: 'done', argsHash: record.argsHash, result: record.result });
+      return Promise.resolve(claimOfRecord(record, tool, argsHash));
     },
     complete(memberId, key, result) {
       const record = live(memberId, key);

@@ -33,6 +33,8 @@ export type {
   RateLimitStoreOptions,
   RateVerdict,
 } from './rate-limits.ts';
+export { claimOfRecord } from './idempotency-claim.ts';
+export type { IdempotencyRecordView } from './idempotency-claim.ts';
 export { createMemoryIdempotencyStore } from './idempotency-store.memory.ts';
 export type { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './idempotency-store.memory.ts';
 export { createMemoryCallLog } from './call-log.memory.ts';
