@@ -93,9 +93,8 @@ export function createSqliteBoardStore(
       }
       sets.push('version = version + 1', 'updated_at = ?');
       values.push(at, ref, expectedVersion);
-      const result = db
-        .prepare(`UPDATE tasks SET ${sets.join(', ')} WHERE ref = ? AND version = ?`)
-        .run(...values);
+      // One statement per set of patched columns (at most 2^6), prepared once like every other.
+      const result = stmt(`UPDATE tasks SET ${sets.join(', ')} WHERE ref = ? AND version = ?`).run(...values);
       return Promise.resolve(result.changes === 1);
     },
     deleteTask(ref) {
