@@ -36,7 +36,7 @@ export function createSqliteCallLog(db: Database, options: { lock?: SerialLock }
         write();
         return Promise.resolve();
       }
-      return options.lock.run(() => Promise.resolve().then(() => void write()));
+      return options.lock.runSync(() => void write());
     },
     recent(query = {}) {
       return Promise.resolve(readRecent(query));

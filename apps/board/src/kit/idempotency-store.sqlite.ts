@@ -26,7 +26,6 @@ export function createSqliteIdempotencyStore(
 ): SqliteIdempotencyStore {
   const now = options.now ?? Date.now;
   const lock = options.lock ?? createSerialLock();
-  const locked = <T>(fn: () => T): Promise<T> => lock.run(() => Promise.resolve().then(fn));
   const insert = db.prepare(
     `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at) VALUES (?, ?, ?, ?, NULL, ?)
      ON CONFLICT (member_id, key) DO UPDATE SET
@@ -56,18 +55,18 @@ export function createSqliteIdempotencyStore(
   return {
     claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {
       claims += 1;
-      return locked(() => {
+      return lock.runSync(() => {
         if (claims % 256 === 0) purge.run(now());
         return claimTx.immediate(memberId, key, tool, argsHash, ttlMs);
       });
     },
     complete(memberId, key, result) {
-      return locked(() => {
+      return lock.runSync(() => {
         complete.run(JSON.stringify(result), memberId, key, now());
       });
     },
     release(memberId, key) {
-      return locked(() => {
+      return lock.runSync(() => {
         release.run(memberId, key);
       });
     },

@@ -51,7 +51,7 @@ export function createSqliteBoardStore(
     const row = stmt('SELECT * FROM members WHERE id = ?').get(id) as MemberRow | undefined;
     return row ? toMember(row) : undefined;
   };
-  const read = <T>(fn: () => T): Promise<T> => lock.run(() => Promise.resolve().then(fn));
+  const read = <T>(fn: () => T): Promise<T> => lock.runSync(fn);
 
   const tx: BoardTx = {
     getTask: (ref) => Promise.resolve(getTask(ref)),
