@@ -15,6 +15,16 @@ describe('member service', () => {
     expect((await f.services.members.setRole(f.members.owner.id, 'viewer')).role).toBe('viewer');
   });
 
+  it("changes a revoked owner's role while one active owner remains: a revoked owner is not the last one", async () => {
+    const f = await boardFixture();
+    await f.services.members.setRole(f.members.maintainer.id, 'owner');
+    await f.services.members.revoke(f.members.maintainer.id);
+    expect((await f.services.members.setRole(f.members.maintainer.id, 'viewer')).role).toBe('viewer');
+    await expect(f.services.members.setRole(f.members.owner.id, 'viewer')).rejects.toMatchObject({
+      failure: { code: 'LAST_OWNER' },
+    });
+  });
+
   it('lists revoked members only when asked and refuses unknown ids', async () => {
     const f = await boardFixture();
     await f.services.members.revoke(f.members.viewer.id);

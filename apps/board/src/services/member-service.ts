@@ -42,13 +42,13 @@ export function createMemberService(store: BoardStore, options: { now?: () => Da
       return member;
     },
 
-    /** Changes a member's role. Throws {@link UnknownMemberError}; refuses (`LAST_OWNER`) to demote the last owner. */
+    /** Changes a member's role. Throws {@link UnknownMemberError}; refuses (`LAST_OWNER`) to demote the last active owner. */
     async setRole(id: string, role: Role): Promise<Member> {
       return store.transaction(async (tx) => {
         const member = await tx.getMember(id);
         if (!member) throw new UnknownMemberError(id);
-        if (member.role === 'owner' && role !== 'owner' && (await tx.countActiveOwners()) <= 1)
-          throw lastOwner(id);
+        const activeOwner = member.role === 'owner' && member.revokedAt === null;
+        if (activeOwner && role !== 'owner' && (await tx.countActiveOwners()) <= 1) throw lastOwner(id);
         await tx.updateMember(id, { role });
         return { ...member, role };
       });
