@@ -5,46 +5,23 @@
  * another loopback address is still served.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { startHttpHost, type HttpHost } from '@recourse/server';
 import { createBoardServer, type SqliteBoardServer } from '../apps/board/src/board-server.ts';
+import { rawRequest, type RawResponse } from '../packages/server/src/http/testing/raw-request.ts';
 
 const FLOOD = { requests: 30, perMs: 60_000 };
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
 /** One POST over node:http, so that the Host header and the local address can be chosen. */
-function post(
+const post = (
   url: string,
   headers: Record<string, string>,
   body: string,
   localAddress = '127.0.0.1',
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers, localAddress, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error('request timed out')));
-    req.end(body);
-  });
-}
+): Promise<RawResponse> => rawRequest(url, { headers, body, localAddress });
 
 let dataDir: string;
 let board: SqliteBoardServer;

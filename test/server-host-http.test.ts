@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Principal, TokenVerifier } from '@recourse/server';
 import { startHttpHost, type HttpHost } from '../packages/server/src/http/http-host.ts';
 import { createDemoFactory, createDemoState } from '../packages/server/src/http/testing/demo-server.ts';
+import { rawRequest as raw, type RawResponse } from '../packages/server/src/http/testing/raw-request.ts';
 
 const alice: Principal = { memberId: 'm_alice', name: 'Alice', kind: 'person', role: 'owner' };
 
@@ -23,39 +24,6 @@ const verifier: TokenVerifier = {
           },
     ),
 };
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One HTTP request over node:http (so Host and the local address can be chosen freely). */
-function raw(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: init.method ?? 'POST', headers: init.headers, localAddress: init.localAddress, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error('request timed out')));
-    req.end(init.body);
-  });
-}
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
