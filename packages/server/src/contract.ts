@@ -14,6 +14,11 @@ export interface Principal {
   readonly name: string;
   readonly kind: 'person' | 'assistant';
   readonly role: string;
+  /**
+   * The id of the credential the caller was verified with (e.g. a token's record id; never the token itself),
+   * so that a long-lived connection can check it again on every call. Optional; set by the token verifier.
+   */
+  readonly credentialId?: string;
 }
 
 /** Maps roles to permissions; the pipeline's permission step asks it. */
@@ -96,6 +101,16 @@ export function defineTool<Input extends z.ZodObject>(
 
 /** Why a bearer token was refused; each becomes HTTP 401 with `error="invalid_token"`. */
 export type TokenRefusal = 'missing' | 'unknown' | 'revoked' | 'expired';
+
+/**
+ * Checks again, for one call, who a long-lived connection's caller is: the principal as it is now (a changed role
+ * or name), or why its credential no longer holds. Used on stdio, where the credential was verified once at
+ * start-up (HTTP verifies the token on every request). Should cost one indexed lookup; a rejection becomes an
+ * `internal` failure of that call.
+ */
+export type PrincipalRecheck = (
+  principal: Principal,
+) => Promise<Principal | { readonly refused: TokenRefusal }>;
 
 /** Verifies bearer tokens for the HTTP host. */
 export interface TokenVerifier {

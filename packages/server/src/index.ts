@@ -2,6 +2,7 @@ export { defineTool } from './contract.ts';
 export type {
   PermissionPolicy,
   Principal,
+  PrincipalRecheck,
   TokenRefusal,
   TokenVerifier,
   ToolContext,

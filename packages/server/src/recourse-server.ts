@@ -19,6 +19,7 @@ import type {
   IdempotencyStore,
   PermissionPolicy,
   Principal,
+  PrincipalRecheck,
   RecourseServer,
   ToolDefinition,
   TransportLeg,
@@ -70,6 +71,13 @@ export interface RecourseServerOptions {
    * JSON-RPC -32602. Default none: raw tools that mint state check it themselves.
    */
   readonly requestState?: ServerOptions['requestState'];
+  /**
+   * Checks the caller again on every pipeline tool call of the `stdio` leg, where the credential was verified
+   * once at start-up: a refusal answers `permission` / `CREDENTIAL_REFUSED` (nothing runs, nothing changes), a
+   * returned principal (e.g. with a changed role) is used for that call. Not called on HTTP legs, whose host
+   * verifies the token on every request, nor for raw tools. Default none: the connection's principal holds.
+   */
+  readonly recheckPrincipal?: PrincipalRecheck;
 }
 
 /** A Recourse server: the contract's {@link RecourseServer} plus the prepared `tools/list` entries. */
@@ -105,6 +113,7 @@ async function dispatchCall(
   name: string,
   rawArguments: unknown,
   principal: Principal | undefined,
+  transport: TransportLeg,
   sdk: Parameters<typeof runPipeline>[0]['sdk'],
 ): Promise<CallToolResult | InputRequiredResult> {
   const startedAt = Date.now();
@@ -115,7 +124,7 @@ async function dispatchCall(
   let mapped: MappedResult;
   if (tool !== undefined) {
     mapped = await runPipeline(
-      { tool, rawArguments, principal, sdk, correlationId, startedAt },
+      { tool, rawArguments, principal, transport, sdk, correlationId, startedAt },
       dispatch.env,
     );
   } else if (raw !== undefined) {
@@ -160,6 +169,7 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
     inflight,
     logger,
     redactSuccessText: options.redactSuccessText ?? true,
+    ...(options.recheckPrincipal === undefined ? {} : { recheckPrincipal: options.recheckPrincipal }),
   };
   const dispatch: Dispatch = { catalog, env, record: createCallRecorder(options.callLog, logger) };
 
@@ -189,6 +199,7 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
         request.params.name,
         request.params.arguments,
         ctx.principal,
+        ctx.transport,
         sdk,
       );
       // An input-required result (2026-07-28 multi-round trip) is not a tool result and is passed on as is.

@@ -5,12 +5,18 @@
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { IdempotencyStore, PermissionPolicy, Principal } from '../contract.ts';
+import type {
+  IdempotencyStore,
+  PermissionPolicy,
+  Principal,
+  PrincipalRecheck,
+  TransportLeg,
+} from '../contract.ts';
 import type { CatalogTool } from '../tool-catalog.ts';
 import type { InflightRegistry } from '../inflight-registry.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { openCallScope } from '../call-scope.ts';
-import { requirePrincipal } from './principal-step.ts';
+import { recheckPrincipal, requirePrincipal } from './principal-step.ts';
 import { checkPermission } from './permission-step.ts';
 import { checkRateLimit } from './rate-limit-step.ts';
 import { validateArguments } from './validation-step.ts';
@@ -28,6 +34,8 @@ export interface PipelineEnv {
   readonly logger: Logger;
   /** Whether success texts pass through the redactor (failure texts always do). */
   readonly redactSuccessText: boolean;
+  /** Checks the caller again on every call of the `stdio` leg (step 1); none: the host's principal holds. */
+  readonly recheckPrincipal?: PrincipalRecheck;
 }
 
 /** One `tools/call` of a pipeline tool. */
@@ -35,6 +43,8 @@ export interface PipelineCall {
   readonly tool: CatalogTool;
   readonly rawArguments: unknown;
   readonly principal: Principal | undefined;
+  /** The transport leg the call came on; only `stdio` calls are checked again by `env.recheckPrincipal`. */
+  readonly transport: TransportLeg;
   readonly sdk: ServerContext;
   readonly correlationId: string;
   /** Epoch milliseconds when the call arrived; the deadline counts from here. */
@@ -59,7 +69,12 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
   let unregister = (): void => undefined;
   let keyed = false;
   try {
-    const principal = requirePrincipal(call.principal, definition.name); // 1
+    const principal = await recheckPrincipal(
+      requirePrincipal(call.principal, definition.name),
+      definition.name,
+      call.transport,
+      env.recheckPrincipal,
+    ); // 1
     unregister = env.inflight.register(principal.memberId, call.sdk.mcpReq.id, scope);
     checkPermission(principal, definition, env.permissions); // 2
     await checkRateLimit(principal, definition.name, call.tool.cost, env.rateLimits); // 3
