@@ -104,6 +104,8 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     rateLimit: { storeFactory: parts.rateLimitStore, ...options.rateLimit },
     idempotency: { store: parts.idempotency },
     callLog: parts.callLog,
+    // stdio verifies RECOURSE_TOKEN once; this checks its token and member again on every call.
+    recheckPrincipal: services.tokens.recheck(),
   });
   return {
     server,

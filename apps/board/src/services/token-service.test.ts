@@ -13,7 +13,13 @@ describe('token service', () => {
     const verified = await f.services.tokens.verifier().verify(token);
     expect(verified).toEqual({
       ok: true,
-      principal: { memberId: f.members.viewer.id, name: 'Vic', kind: 'person', role: 'viewer' },
+      principal: {
+        memberId: f.members.viewer.id,
+        name: 'Vic',
+        kind: 'person',
+        role: 'viewer',
+        credentialId: record.id,
+      },
     });
   });
 
@@ -44,5 +50,34 @@ describe('token service', () => {
     expect((await f.services.tokens.revoke(a.record.id)).revokedAt).not.toBeNull();
     await expect(f.services.tokens.revoke(a.record.id)).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
     await expect(f.services.tokens.revoke('rbt_')).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
+  });
+
+  it('re-checks a verified principal: fresh role and name, or why its token or member no longer holds', async () => {
+    let now = new Date('2026-07-28T00:00:00Z');
+    const f = await boardFixture({ now: () => now });
+    const recheck = f.services.tokens.recheck();
+    const issued = await f.services.tokens.create(f.members.maintainer.id, 60_000);
+    const verified = await f.services.tokens.verifier().verify(issued.token);
+    if (!verified.ok) throw new Error(`token refused: ${verified.reason}`);
+    const principal = verified.principal;
+    expect(await recheck(principal)).toEqual(principal);
+
+    await f.services.members.setRole(f.members.maintainer.id, 'viewer');
+    expect(await recheck(principal)).toEqual({ ...principal, role: 'viewer' });
+    expect(await recheck({ ...principal, credentialId: 'tok_missing' })).toEqual({ refused: 'unknown' });
+    expect(await recheck({ ...principal, memberId: f.members.owner.id })).toEqual({ refused: 'unknown' });
+
+    now = new Date(now.getTime() + 60_001);
+    expect(await recheck(principal)).toEqual({ refused: 'expired' });
+    await f.services.tokens.revoke(issued.record.id);
+    expect(await recheck(principal)).toEqual({ refused: 'revoked' });
+
+    const other = await f.services.tokens.create(f.members.contributor.id);
+    const contributor = await f.services.tokens.verifier().verify(other.token);
+    if (!contributor.ok) throw new Error(`token refused: ${contributor.reason}`);
+    await f.services.members.revoke(f.members.contributor.id);
+    expect(await recheck(contributor.principal)).toEqual({ refused: 'revoked' });
+    const { credentialId: _dropped, ...withoutCredential } = contributor.principal;
+    expect(await recheck(withoutCredential)).toEqual({ refused: 'revoked' });
   });
 });

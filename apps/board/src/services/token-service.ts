@@ -1,11 +1,13 @@
 /**
  * Bearer tokens: random (`rbt_` + 43 base64url characters from 32 random bytes), stored only as sha256 hashes,
- * revocable and optionally expiring. {@link TokenService.verifier} is the HTTP host's {@link TokenVerifier}.
+ * revocable and optionally expiring. {@link TokenService.verifier} is the HTTP host's {@link TokenVerifier};
+ * {@link TokenService.recheck} checks a stdio connection's token and member again on every call.
  *
  * @packageDocumentation
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { TokenVerifier } from '@recourse/server';
+import type { Principal, PrincipalRecheck, TokenRefusal, TokenVerifier } from '@recourse/server';
+import type { Member } from '../domain/member.ts';
 import { newId } from '../domain/ids.ts';
 import type { TokenRecord } from '../domain/token.ts';
 import type { BoardStore } from '../store/board-store.ts';
@@ -44,9 +46,22 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** The principal of an active member verified with the token `credentialId`. */
+function principalOf(member: Member, credentialId: string | undefined): Principal {
+  return {
+    memberId: member.id,
+    name: member.name,
+    kind: member.kind,
+    role: member.role,
+    ...(credentialId === undefined ? {} : { credentialId }),
+  };
+}
+
 /** Creates the token service over `store`. */
 export function createTokenService(store: BoardStore, options: { now?: () => Date } = {}) {
   const clock = options.now ?? (() => new Date());
+  const expired = (expiresAt: string | null): boolean =>
+    expiresAt !== null && Date.parse(expiresAt) <= clock().getTime();
 
   return {
     /**
@@ -105,16 +120,35 @@ export function createTokenService(store: BoardStore, options: { now?: () => Dat
           const record = await store.findTokenByHash(hashToken(token));
           if (!record) return { ok: false, reason: 'unknown' };
           if (record.revokedAt !== null) return { ok: false, reason: 'revoked' };
-          if (record.expiresAt !== null && Date.parse(record.expiresAt) <= clock().getTime())
-            return { ok: false, reason: 'expired' };
+          if (expired(record.expiresAt)) return { ok: false, reason: 'expired' };
           const member = await store.getMember(record.memberId);
           if (!member) return { ok: false, reason: 'unknown' };
           if (member.revokedAt !== null) return { ok: false, reason: 'revoked' };
-          return {
-            ok: true,
-            principal: { memberId: member.id, name: member.name, kind: member.kind, role: member.role },
-          };
+          return { ok: true, principal: principalOf(member, record.id) };
         },
+      };
+    },
+
+    /**
+     * The stdio re-check ({@link PrincipalRecheck}): one indexed lookup of the principal's token (`credentialId`)
+     * and its member. Refuses `unknown` (no such token, or no such member), `revoked` (token or member) or
+     * `expired`; otherwise returns the member's principal as it is now (role and name may have changed). A
+     * principal without `credentialId` is checked by its member alone.
+     */
+    recheck(): PrincipalRecheck {
+      const refuse = (refused: TokenRefusal) => ({ refused });
+      return async (principal) => {
+        const { credentialId } = principal;
+        if (credentialId === undefined) {
+          const member = await store.getMember(principal.memberId);
+          if (!member) return refuse('unknown');
+          return member.revokedAt === null ? principalOf(member, undefined) : refuse('revoked');
+        }
+        const holder = await store.findTokenHolder(credentialId);
+        if (!holder || holder.member.id !== principal.memberId) return refuse('unknown');
+        if (holder.token.revokedAt !== null || holder.member.revokedAt !== null) return refuse('revoked');
+        if (expired(holder.token.expiresAt)) return refuse('expired');
+        return principalOf(holder.member, credentialId);
       };
     },
   };

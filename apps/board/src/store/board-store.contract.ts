@@ -123,6 +123,33 @@ export function describeBoardStoreContract(name: string, open: () => Promise<Boa
       expect(await store.transaction((tx) => tx.countActiveOwners())).toBe(1);
     });
 
+    it('finds a token and its member by token id in one lookup, revocations included', async () => {
+      const store = await open();
+      const token = {
+        id: 'tok_1',
+        memberId: member.id,
+        hash: 'a'.repeat(64),
+        prefix: 'rbt_abcdefgh',
+        createdAt: '2026-01-01T00:00:00Z',
+        expiresAt: '2026-03-01T00:00:00Z',
+        revokedAt: null,
+      };
+      await store.transaction(async (tx) => {
+        await tx.insertMember(member);
+        await tx.insertToken(token);
+      });
+      expect(await store.findTokenHolder('tok_1')).toEqual({ token, member });
+      expect(await store.findTokenHolder('tok_2')).toBeUndefined();
+      await store.transaction(async (tx) => {
+        await tx.revokeToken('tok_1', '2026-02-01T00:00:00Z');
+        await tx.updateMember(member.id, { role: 'viewer' });
+      });
+      expect(await store.findTokenHolder('tok_1')).toEqual({
+        token: { ...token, revokedAt: '2026-02-01T00:00:00Z' },
+        member: { ...member, role: 'viewer' },
+      });
+    });
+
     it('runs concurrent transactions one at a time, handing out distinct task numbers', async () => {
       const store = await open();
       await store.transaction((tx) => tx.insertMember(member));

@@ -17,10 +17,13 @@ import {
   toMember,
   toTask,
   toToken,
+  toTokenHolder,
+  TOKEN_HOLDER_COLUMNS,
   type CommentRow,
   type HistoryRow,
   type MemberRow,
   type TaskRow,
+  type TokenHolderRow,
   type TokenRow,
 } from './store-rows.ts';
 
@@ -207,6 +210,13 @@ export function createPgBoardStore(pool: Pool, options: { ownsPool?: boolean } =
     async findTokenByHash(hash) {
       const { rows } = await pool.query<TokenRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
       return rows[0] ? toToken(rows[0]) : undefined;
+    },
+    async findTokenHolder(tokenId) {
+      const { rows } = await pool.query<TokenHolderRow>(
+        `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.id = $1`,
+        [tokenId],
+      );
+      return rows[0] ? toTokenHolder(rows[0]) : undefined;
     },
     async listTokens() {
       const { rows } = await pool.query<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id');

@@ -16,10 +16,13 @@ import {
   toMember,
   toTask,
   toToken,
+  toTokenHolder,
+  TOKEN_HOLDER_COLUMNS,
   type CommentRow,
   type HistoryRow,
   type MemberRow,
   type TaskRow,
+  type TokenHolderRow,
   type TokenRow,
 } from './store-rows.ts';
 import { createSerialLock, type SerialLock } from './serial-lock.ts';
@@ -204,6 +207,13 @@ export function createSqliteBoardStore(
       read(() => {
         const row = stmt('SELECT * FROM tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
         return row ? toToken(row) : undefined;
+      }),
+    findTokenHolder: (tokenId) =>
+      read(() => {
+        const row = stmt(
+          `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.id = ?`,
+        ).get(tokenId) as TokenHolderRow | undefined;
+        return row ? toTokenHolder(row) : undefined;
       }),
     listTokens: () =>
       read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),

@@ -52,6 +52,12 @@ export interface BoardTx {
   revokeToken(id: string, at: string): Promise<boolean>;
 }
 
+/** A token and the member who holds it, as {@link BoardStore.findTokenHolder} finds them. */
+export interface TokenHolder {
+  readonly token: TokenRecord;
+  readonly member: Member;
+}
+
 /** Storage of members, tasks, comments, history and tokens. */
 export interface BoardStore {
   getTask(ref: string): Promise<Task | undefined>;
@@ -62,6 +68,11 @@ export interface BoardStore {
   getMember(id: string): Promise<Member | undefined>;
   listMembers(): Promise<Member[]>;
   findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
+  /**
+   * The token with record id `tokenId` and the member holding it, in one indexed lookup (the stdio re-check runs
+   * it on every call); undefined when there is no such token.
+   */
+  findTokenHolder(tokenId: string): Promise<TokenHolder | undefined>;
   listTokens(): Promise<TokenRecord[]>;
   /**
    * Runs `work` as one atomic transaction: all of its writes land or none do. When `signal` has fired by the

@@ -8,7 +8,7 @@ import type { Member } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
 import type { Comment, HistoryEntry, Task, TaskStatus } from '../domain/task.ts';
 import type { TokenRecord } from '../domain/token.ts';
-import type { TaskPatch } from './board-store.ts';
+import type { TaskPatch, TokenHolder } from './board-store.ts';
 
 /** A `tasks` row; `labels` is JSON text (SQLite) or already parsed (PostgreSQL JSONB). */
 export interface TaskRow {
@@ -45,6 +45,21 @@ export interface TokenRow {
   expires_at: string | null;
   revoked_at: string | null;
 }
+
+/** A `members` row joined with the columns of one of its tokens, prefixed `token_`. */
+export interface TokenHolderRow extends MemberRow {
+  token_id: string;
+  token_hash: string;
+  token_prefix: string;
+  token_created_at: string;
+  token_expires_at: string | null;
+  token_revoked_at: string | null;
+}
+
+/** The columns of a {@link TokenHolderRow}, for `FROM tokens t JOIN members m ON m.id = t.member_id`. */
+export const TOKEN_HOLDER_COLUMNS =
+  'm.*, t.id AS token_id, t.hash AS token_hash, t.prefix AS token_prefix, t.created_at AS token_created_at, ' +
+  't.expires_at AS token_expires_at, t.revoked_at AS token_revoked_at';
 
 /** A `comments` row; `id` is a string when PostgreSQL returns a BIGINT. */
 export interface CommentRow {
@@ -144,5 +159,21 @@ export function toHistory(row: HistoryRow): HistoryEntry {
     from: row.from_value,
     to: row.to_value,
     at: row.at,
+  };
+}
+
+/** Maps a {@link TokenHolderRow} to the token and its member. */
+export function toTokenHolder(row: TokenHolderRow): TokenHolder {
+  return {
+    member: toMember(row),
+    token: {
+      id: row.token_id,
+      memberId: row.id,
+      hash: row.token_hash,
+      prefix: row.token_prefix,
+      createdAt: row.token_created_at,
+      expiresAt: row.token_expires_at,
+      revokedAt: row.token_revoked_at,
+    },
   };
 }
