@@ -36,6 +36,8 @@ ${DATA_DIR}`,
   stdio: `Usage: RECOURSE_TOKEN=rbt_… recourse-board stdio [--data-dir DIR]
 
 Serves the board over stdin/stdout (for desktop MCP clients) as the member whose token is in RECOURSE_TOKEN.
+The token and its member are checked again on every tool call: once the token is revoked or expires, or the
+member is revoked, calls are refused (CREDENTIAL_REFUSED); a role change applies from the next call.
 Nothing but MCP messages is written to stdout; logs go to stderr.
 
 ${DATA_DIR}`,

@@ -11,7 +11,11 @@ import type { CliIo } from '../io.ts';
 import { parseCommand } from '../parse.ts';
 import { UsageError } from '../usage-error.ts';
 
-/** Runs `stdio` until stdin closes or a stop is requested; returns the exit code (1: token refused). */
+/**
+ * Runs `stdio` until stdin closes or a stop is requested; returns the exit code (1: token refused at start-up).
+ * The token is verified here once; the board server's `recheckPrincipal` checks it and its member again on every
+ * tool call, so a revocation, an expiry or a role change reaches the running session.
+ */
 export async function stdioCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
   const parsed = parseCommand('stdio', args, { ...DATA_DIR_OPTION });
   if (parsed.values['help'] === true) return 'help';
