@@ -6,18 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
 import { createBoardServer } from '../apps/board/src/board-server.ts';
 import { captureIo } from '../apps/board/src/cli/cli-testing.ts';
 import { runCli } from '../apps/board/src/cli/main.ts';
 import { failureMetaOf, textOf, type Era } from '../apps/board/src/testing/board-host.ts';
+import { connectStdioBoard } from '../apps/board/src/testing/stdio-client.ts';
 import type { CallLogEntry } from '@recourse/server';
 
-const BIN = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
 let dataDir: string;
 let maintainerId: string;
 let token: string;
@@ -45,17 +43,7 @@ afterEach(async () => {
 });
 
 async function spawnClient(era: Era): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'stdio', '--data-dir', dataDir],
-    env: { ...(process.env as Record<string, string>), DATABASE_URL: '', RECOURSE_TOKEN: token },
-    stderr: 'pipe',
-  });
-  const client = new Client(
-    { name: 'board-stdio-recheck-e2e', version: '0.0.1' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(transport);
+  const client = await connectStdioBoard({ dataDir, token, era, name: 'board-stdio-recheck-e2e' });
   clients.push(client);
   return client;
 }

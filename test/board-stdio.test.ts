@@ -5,15 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
 import { createBoardServer } from '../apps/board/src/board-server.ts';
 import { failureMetaOf, textOf, type Era } from '../apps/board/src/testing/board-host.ts';
+import { connectStdioBoard } from '../apps/board/src/testing/stdio-client.ts';
 
-const BIN = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
 let dataDir: string;
 let ownerToken: string;
 let ownerId: string;
@@ -34,18 +32,7 @@ afterAll(() => {
 });
 
 async function spawnClient(era: Era, token: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'stdio', '--data-dir', dataDir],
-    env: { ...(process.env as Record<string, string>), DATABASE_URL: '', RECOURSE_TOKEN: token },
-    stderr: 'pipe',
-  });
-  const client = new Client(
-    { name: 'board-stdio-e2e', version: '0.0.1' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(transport);
-  return client;
+  return connectStdioBoard({ dataDir, token, era, name: 'board-stdio-e2e' });
 }
 
 describe.each(['modern', 'legacy'] as Era[])('board over stdio, %s client', (era) => {

@@ -6,12 +6,10 @@
  * of the argument values sent (distinctive marker strings in titles, keys and refs).
  */
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { Client as SdkClient } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { BoardStore } from '../apps/board/src/store/board-store.ts';
+import { BOARD_BIN, connectStdioBoard } from '../apps/board/src/testing/stdio-client.ts';
 import {
   failureMetaOf,
   startTestBoard,
@@ -19,7 +17,6 @@ import {
   type TestBoard,
 } from '../apps/board/src/testing/board-host.ts';
 
-const BIN = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
 /** The CLI's environment, without DATABASE_URL, so that it reads the SQLite data directory given. */
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL'));
 const DEADLINE_MS = 300;
@@ -143,15 +140,11 @@ describe.each(['modern', 'legacy'] as Era[])('guardrail calls over HTTP, %s clie
 
 describe('guardrail calls over stdio', () => {
   it('are answered with their outcome by the recourse-board stdio binary', async () => {
-    const client = new SdkClient({ name: 'guardrails-log', version: '0.0.1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'stdio', '--data-dir', tb.dataDir],
-        env: { ...(ENV as Record<string, string>), RECOURSE_TOKEN: tb.tokens.owner },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await connectStdioBoard({
+      dataDir: tb.dataDir,
+      token: tb.tokens.owner,
+      name: 'guardrails-log',
+    });
     try {
       await call(client, 'whoami', {}, 'ok', '-');
       await call(client, 'tasks_get', { ref: 'T-90417' }, 'not_found', 'TASK_NOT_FOUND');
@@ -163,7 +156,7 @@ describe('guardrail calls over stdio', () => {
 
 describe('recourse-board log on that data directory', () => {
   it('shows every call with its outcome, code and correlation id, and no argument values', () => {
-    const log = spawnSync(process.execPath, [BIN, 'log', '--data-dir', tb.dataDir, '--limit', '100'], {
+    const log = spawnSync(process.execPath, [BOARD_BIN, 'log', '--data-dir', tb.dataDir, '--limit', '100'], {
       encoding: 'utf8',
       timeout: 20_000,
       env: ENV,
