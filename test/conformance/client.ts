@@ -4,17 +4,17 @@
  * and MCP_CONFORMANCE_PROTOCOL_VERSION) set. Exit code: 0 when the scenario's steps ran, 1 on an error,
  * 2 for a scenario this client does not know.
  *
- * Everything goes through `@recourse/client` except the two scenarios in which the server asks the client for
- * input (`elicitation-sep1034-client-defaults`, `sep-2322-client-request-state`): they need a client that
- * declares the elicitation capability and answers `elicitation/create`, which `@recourse/client` does not
- * expose yet, so they use the SDK client directly.
+ * Every scenario goes through `@recourse/client`. In the two where the server asks the client for input
+ * (`elicitation-sep1034-client-defaults`, `sep-2322-client-request-state`) the client declares form elicitation
+ * with `applyDefaults` and accepts every form with no content, so the SDK fills in the schema's defaults
+ * (SEP-1034); on 2026-07-28 the SDK fulfils the `input_required` results with that answer and echoes `requestState`.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   createRecourseClient,
   isRecourseCallError,
   type ProtocolMode,
   type RecourseClient,
+  type RecourseClientOptions,
 } from '@recourse/client';
 
 interface ToolCall {
@@ -27,7 +27,16 @@ const serverUrl = process.argv.at(-1) ?? '';
 const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as { toolCalls?: ToolCall[] };
 const modern = (process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] ?? '') >= '2026';
 
-function recourse(protocol: ProtocolMode = modern ? 'modern' : 'legacy'): RecourseClient {
+/** Declares form elicitation (defaults applied by the SDK) and accepts every form with no content. */
+const ANSWERING: Partial<RecourseClientOptions> = {
+  capabilities: { elicitation: { form: { applyDefaults: true } } },
+  onElicitation: () => Promise.resolve({ action: 'accept', content: {} }),
+};
+
+function recourse(
+  protocol: ProtocolMode = modern ? 'modern' : 'legacy',
+  extra: Partial<RecourseClientOptions> = {},
+): RecourseClient {
   // Conformance mocks are single tools, not flaky services: one attempt, no breaker, so the suite sees each call once.
   return createRecourseClient({
     target: { url: serverUrl },
@@ -36,6 +45,7 @@ function recourse(protocol: ProtocolMode = modern ? 'modern' : 'legacy'): Recour
     timeoutMs: 20_000,
     retry: { maxAttempts: 1 },
     breaker: false,
+    ...extra,
   });
 }
 
@@ -52,26 +62,9 @@ async function call(client: RecourseClient, name: string, args: Record<string, u
 async function withClient(
   run: (client: RecourseClient) => Promise<void>,
   protocol?: ProtocolMode,
+  extra?: Partial<RecourseClientOptions>,
 ): Promise<void> {
-  const client = recourse(protocol);
-  try {
-    await run(client);
-  } finally {
-    await client.close();
-  }
-}
-
-/** An SDK client that accepts every form elicitation with no content (the SDK fills in defaults, SEP-1034). */
-async function answeringClient(run: (client: Client) => Promise<void>): Promise<void> {
-  const client = new Client(
-    { name: 'recourse-conformance-client', version: '0.1.0' },
-    {
-      capabilities: { elicitation: { form: { applyDefaults: true } } },
-      ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-    },
-  );
-  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: {} }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl)));
+  const client = recourse(protocol, extra);
   try {
     await run(client);
   } finally {
@@ -87,19 +80,24 @@ const scenarios: Record<string, () => Promise<void>> = {
       await call(client, 'add_numbers', { a: 5, b: 3 });
     }),
   'elicitation-sep1034-client-defaults': () =>
-    answeringClient(
-      async (client) => void (await client.callTool({ name: 'test_client_elicitation_defaults' })),
-    ),
+    withClient((client) => call(client, 'test_client_elicitation_defaults'), undefined, ANSWERING),
   /** Every MRTR tool of the mock at once: state must be echoed per call, never mixed between calls. */
   'sep-2322-client-request-state': () =>
-    answeringClient(async (client) => {
-      const { tools } = await client.listTools();
-      const settled = await Promise.allSettled(
-        tools.map((tool) => client.callTool({ name: tool.name, arguments: {} })),
-      );
-      // The SDK refuses a 2026 result without `resultType` (test_mrtr_no_result_type); the mock grades the requests.
-      for (const outcome of settled) if (outcome.status === 'rejected') console.error(String(outcome.reason));
-    }),
+    withClient(
+      async (client) => {
+        const tools = await client.listTools();
+        const settled = await Promise.allSettled(tools.map((tool) => client.callTool(tool.name, {})));
+        // The SDK refuses a 2026 result without `resultType` (test_mrtr_no_result_type); the mock grades the requests.
+        for (const outcome of settled) {
+          if (outcome.status === 'rejected') {
+            const reason: unknown = outcome.reason;
+            console.error(reason instanceof Error ? reason.message : String(reason));
+          }
+        }
+      },
+      undefined,
+      ANSWERING,
+    ),
   'sse-retry': () => withClient((client) => call(client, 'test_reconnection'), 'legacy'),
   /** Lists the tools, then makes the calls the scenario's context names (or calls every tool with no arguments). */
   generic: () =>

@@ -69,6 +69,12 @@ async function send(
   return plan.connection.using(client, () => callOn(client, plan, signal, onProgress, sdkTimeout));
 }
 
+/**
+ * The SDK reports each round of a 2026-07-28 `input_required` flow as a progress of its own making. It is not
+ * the server's progress: it neither extends the deadline (which covers every round) nor reaches the caller.
+ */
+const INPUT_ROUND_PROGRESS = /^Fulfilling input required by '[^']+' \(round \d+\)$/;
+
 function callOn(
   client: Client,
   plan: AttemptPlan,
@@ -83,6 +89,7 @@ function callOn(
       timeout: sdkTimeout,
       resetTimeoutOnProgress: true,
       onprogress: (p) => {
+        if (p.total === undefined && INPUT_ROUND_PROGRESS.test(p.message ?? '')) return;
         onProgress();
         plan.onProgress?.({
           progress: p.progress,

@@ -9,9 +9,11 @@ import {
   StreamableHTTPClientTransport,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, ClientOptions, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { observingFetch } from './http-exchange.ts';
+import { checkInputOptions, installInputHandlers } from './input-handlers.ts';
+import type { InputHandlers } from './input-handlers.ts';
 
 /** The 2026-07-28 protocol revision, the first of the stateless era. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -45,6 +47,10 @@ export interface ConnectionOptions {
   readonly protocol?: ProtocolMode;
   /** Default `{ name: 'recourse-client', version: '0.1.0' }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Capabilities declared to the server (default none). Each input capability needs its handler. */
+  readonly capabilities?: ClientCapabilities;
+  /** Answers to the server's input requests, installed on every SDK client this connection creates. */
+  readonly inputHandlers?: InputHandlers;
 }
 
 type Pin = { readonly mode: ProtocolMode } | { readonly version: string };
@@ -67,6 +73,8 @@ export function chooseVersion(supported: readonly unknown[]): string | undefined
 export class Connection {
   readonly #target: ServerTarget;
   readonly #clientInfo: { name: string; version: string };
+  readonly #capabilities: ClientCapabilities;
+  readonly #inputHandlers: InputHandlers;
   #pin: Pin;
   #current: Promise<Client> | undefined;
   #connected: Client | undefined;
@@ -75,7 +83,11 @@ export class Connection {
   readonly #inUse = new Map<Client, number>();
   readonly #retired = new Set<Client>();
 
+  /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when a capability lacks its handler or vice versa. */
   constructor(target: ServerTarget, options: ConnectionOptions = {}) {
+    this.#capabilities = options.capabilities ?? {};
+    this.#inputHandlers = options.inputHandlers ?? {};
+    checkInputOptions(this.#capabilities, this.#inputHandlers);
     this.#target = target;
     this.#pin = { mode: options.protocol ?? 'auto' };
     this.#clientInfo = {
@@ -151,21 +163,31 @@ export class Connection {
     await this.reset();
   }
 
+  /** The one place an SDK client is built: the pinned era, the declared capabilities and the input handlers. */
   #newClient(): Client {
+    const client = new Client(this.#clientInfo, {
+      capabilities: structuredClone(this.#capabilities),
+      ...this.#eraOptions(),
+    });
+    installInputHandlers(client, this.#inputHandlers);
+    return client;
+  }
+
+  #eraOptions(): ClientOptions {
     const pin = this.#pin;
     if ('version' in pin) {
       return isModern(pin.version)
-        ? new Client(this.#clientInfo, { versionNegotiation: { mode: { pin: pin.version } } })
-        : new Client(this.#clientInfo, {
+        ? { versionNegotiation: { mode: { pin: pin.version } } }
+        : {
             supportedProtocolVersions: [
               pin.version,
               ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== pin.version),
             ],
-          });
+          };
     }
-    if (pin.mode === 'legacy') return new Client(this.#clientInfo);
+    if (pin.mode === 'legacy') return {};
     const mode = pin.mode === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'auto';
-    return new Client(this.#clientInfo, { versionNegotiation: { mode } });
+    return { versionNegotiation: { mode } };
   }
 
   async #open(): Promise<Client> {

@@ -25,6 +25,8 @@ export type { CallErrorCode, CallFailureKind, LocalFailureReason } from './error
 export type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 export type { CallProgress } from './call-attempt.ts';
 export { MODERN_PROTOCOL_VERSION, chooseVersion } from './connection.ts';
+export { InvalidClientOptionsError } from './input-handlers.ts';
+export type { InputHandlers, InputRequestContext } from './input-handlers.ts';
 export type { ProtocolMode, ServerTarget } from './connection.ts';
 export { isBreakerFault } from './breakers.ts';
 export type { BreakerOptions, BreakerState } from './breakers.ts';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { bulkhead } from 'cockatiel';
 import type { BulkheadPolicy } from 'cockatiel';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { AttemptRecord } from './attempt-log.ts';
 import { BreakerRegistry } from './breakers.ts';
 import type { BreakerOptions, BreakerState } from './breakers.ts';
@@ -18,6 +18,7 @@ import type { ProtocolMode, ServerTarget } from './connection.ts';
 import { Deadline } from './deadline.ts';
 import { ClientClosedError, LocalCallError, isRecourseCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
+import type { InputHandlers } from './input-handlers.ts';
 import { PolicyEvents } from './policy-events.ts';
 import type { PolicyEventName, PolicyListener } from './policy-events.ts';
 import { runWithRetry } from './retry-policy.ts';
@@ -35,8 +36,12 @@ export interface FallbackRoute {
   readonly mapArguments?: (args: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/** Options of {@link createRecourseClient}. */
-export interface RecourseClientOptions {
+/**
+ * Options of {@link createRecourseClient}. The input handlers (`onElicitation`, `onSampling`, `onListRoots`)
+ * answer the server's input requests in both eras; each needs its capability in `capabilities`, and each declared
+ * input capability needs its handler (else the constructor throws `INVALID_CLIENT_OPTIONS`).
+ */
+export interface RecourseClientOptions extends InputHandlers {
   /** The server: `{ url, token? }`, `{ stdio: { command, args } }`, or `{ transport: () => Transport }`. */
   readonly target: ServerTarget;
   /** Name of the server in attempt logs and events (default: the URL's host or the command). */
@@ -57,6 +62,8 @@ export interface RecourseClientOptions {
   readonly fallbacks?: Readonly<Record<string, FallbackRoute>>;
   /** Traits per tool that override what `tools/list` says (e.g. `{ readOnly: true }`). */
   readonly tools?: Readonly<Record<string, ToolTraits>>;
+  /** Capabilities declared to the server (default none), e.g. `{ elicitation: { form: { applyDefaults: true } } }`. */
+  readonly capabilities?: ClientCapabilities;
 }
 
 /** Options of one call. */
@@ -117,13 +124,20 @@ export class RecourseClient {
   readonly #catalog: ToolCatalog;
   #closed = false;
 
+  /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when an input capability and its handler do not match. */
   constructor(options: RecourseClientOptions) {
     this.#options = options;
     this.name = options.name ?? defaultName(options.target);
-    this.#connection = new Connection(
-      options.target,
-      options.protocol === undefined ? {} : { protocol: options.protocol },
-    );
+    const { onElicitation, onSampling, onListRoots } = options;
+    this.#connection = new Connection(options.target, {
+      ...(options.protocol === undefined ? {} : { protocol: options.protocol }),
+      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+      inputHandlers: {
+        ...(onElicitation ? { onElicitation } : {}),
+        ...(onSampling ? { onSampling } : {}),
+        ...(onListRoots ? { onListRoots } : {}),
+      },
+    });
     this.#breakers =
       options.breaker === false
         ? undefined
@@ -317,7 +331,10 @@ function retryVerdict(error: RecourseCallError, safe: boolean): true | 'not_retr
   return safe || !local.mayHaveReachedServer ? true : 'unsafe';
 }
 
-/** Creates a resilient client of one MCP server; it connects on the first call. */
+/**
+ * Creates a resilient client of one MCP server; it connects on the first call. Throws
+ * `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) for an input capability without its handler or the reverse.
+ */
 export function createRecourseClient(options: RecourseClientOptions): RecourseClient {
   return new RecourseClient(options);
 }
