@@ -6,7 +6,14 @@
 
 /** How one attempt ended. */
 export type AttemptOutcome =
-  'ok' | 'tool_failure' | 'protocol_error' | 'version_mismatch' | 'timeout' | 'cancelled' | 'transport';
+  | 'ok'
+  | 'tool_failure'
+  | 'protocol_error'
+  | 'version_mismatch'
+  | 'timeout'
+  | 'cancelled'
+  | 'transport'
+  | 'input_failed';
 
 /** One attempt of a call: what was tried, how it ended, how long it took and how long was waited before it. */
 export interface AttemptRecord {

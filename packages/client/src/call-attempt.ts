@@ -41,8 +41,10 @@ export interface AttemptPlan {
 }
 
 function outcomeOf(error: RecourseCallError): AttemptOutcome {
-  if (error instanceof LocalCallError)
-    return error.reason === 'cancelled' || error.reason === 'timeout' ? error.reason : 'transport';
+  if (error instanceof LocalCallError) {
+    const { reason } = error;
+    return reason === 'cancelled' || reason === 'timeout' || reason === 'input_failed' ? reason : 'transport';
+  }
   return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
 }
 

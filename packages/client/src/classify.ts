@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { LocalCallError, ProtocolCallError, ToolCallFailedError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
 import type { HttpExchange } from './http-exchange.ts';
+import { INPUT_HANDLER_FAILED } from './input-handlers.ts';
 
 /**
  * Why this client aborted an attempt itself, if it did: the deadline passed without an answer or progress,
@@ -112,6 +113,14 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
     });
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (code === INPUT_HANDLER_FAILED) {
+    return new LocalCallError({
+      ...base,
+      reason: 'input_failed',
+      mayHaveReachedServer: true,
+      message: `The call of ${ctx.tool} failed in this client: ${message.replace(/[.!?]+$/, '')}. The server got no answer, so the tool did not finish; what it did before asking may have taken effect. Retrying will not help until the handler answers; to refuse an elicitation, return { action: 'decline' } instead of throwing.`,
+    });
+  }
   if (typeof code === 'number' && Number.isInteger(code)) {
     return new ProtocolCallError({ ...base, rpcCode: code, data: errorField(error, 'data'), message });
   }

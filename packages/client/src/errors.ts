@@ -12,7 +12,7 @@ export type CallFailureKind = 'tool' | 'protocol' | 'local';
 
 /** The local failures: none of them was sent by the server. */
 export type LocalFailureReason =
-  'timeout' | 'cancelled' | 'transport' | 'circuit_open' | 'bulkhead_full' | 'ambiguous';
+  'timeout' | 'cancelled' | 'transport' | 'circuit_open' | 'bulkhead_full' | 'ambiguous' | 'input_failed';
 
 /** Stable codes of {@link RecourseCallError}, one per kind of failure. */
 export const CALL_ERROR_CODES = {
@@ -24,6 +24,7 @@ export const CALL_ERROR_CODES = {
   circuit_open: 'CALL_CIRCUIT_OPEN',
   bulkhead_full: 'CALL_BULKHEAD_FULL',
   ambiguous: 'CALL_AMBIGUOUS',
+  input_failed: 'CALL_INPUT_FAILED',
 } as const;
 
 /** One of the values of {@link CALL_ERROR_CODES}. */

@@ -25,7 +25,7 @@ export type { CallErrorCode, CallFailureKind, LocalFailureReason } from './error
 export type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 export type { CallProgress } from './call-attempt.ts';
 export { MODERN_PROTOCOL_VERSION, chooseVersion } from './connection.ts';
-export { InvalidClientOptionsError } from './input-handlers.ts';
+export { INPUT_HANDLER_FAILED, InputHandlerError, InvalidClientOptionsError } from './input-handlers.ts';
 export type { InputHandlers, InputRequestContext } from './input-handlers.ts';
 export type { ProtocolMode, ServerTarget } from './connection.ts';
 export { isBreakerFault } from './breakers.ts';

@@ -221,6 +221,47 @@ describe('multi-round trips (2026-07-28)', () => {
   });
 });
 
+describe('an input handler that throws', () => {
+  const throwing = {
+    capabilities: { elicitation: { form: {} } },
+    retry: { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 10 },
+    tools: { ask: { readOnly: true } },
+  } as const;
+
+  it('fails a 2026-07-28 call locally with CALL_INPUT_FAILED, once, naming the handler and its error', async () => {
+    let asked = 0;
+    const client = clientOf('modern', {
+      ...throwing,
+      onElicitation: () => {
+        asked += 1;
+        return Promise.reject(new Error('the form could not be shown'));
+      },
+    });
+    const outcome = await client.tryCallTool('ask');
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({ code: 'CALL_INPUT_FAILED', kind: 'local', retryable: false });
+    expect(outcome.error.message).toMatch(
+      /onElicitation handler threw while answering the server's elicitation\/create request \(the form could not be shown\)/,
+    );
+    expect(outcome.error.message).not.toMatch(/connection/i);
+    expect(outcome.error.attempts.map((a) => a.outcome)).toEqual(['input_failed']);
+    expect(asked).toBe(1);
+  });
+
+  it('lets the 2025 server hear of it, so the tool fails', async () => {
+    const client = clientOf('legacy', {
+      ...throwing,
+      onElicitation: () => Promise.reject(new Error('the form could not be shown')),
+    });
+    const outcome = await client.tryCallTool('ask');
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe('CALL_TOOL_FAILED');
+    expect(outcome.error.message).toMatch(/onElicitation handler threw/);
+  });
+});
+
 describe('input options', () => {
   it('refuses an elicitation capability without onElicitation at construction', () => {
     expect(() =>

@@ -43,6 +43,39 @@ export class InvalidClientOptionsError extends Error {
   readonly code = 'INVALID_CLIENT_OPTIONS';
 }
 
+/** Code of {@link InputHandlerError}. */
+export const INPUT_HANDLER_FAILED = 'INPUT_HANDLER_FAILED';
+
+/**
+ * An input handler threw (not because its signal fired). On 2026-07-28 the call then fails with
+ * `CALL_INPUT_FAILED`; on 2025 the SDK sends this message to the server as a JSON-RPC error. Code
+ * `INPUT_HANDLER_FAILED`.
+ */
+export class InputHandlerError extends Error {
+  override readonly name = 'InputHandlerError';
+  readonly code = INPUT_HANDLER_FAILED;
+
+  constructor(handler: string, method: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(`its ${handler} handler threw while answering the server's ${method} request (${why})`, { cause });
+  }
+}
+
+/** Runs a user's handler; a failure not caused by its signal becomes an {@link InputHandlerError}. */
+async function guarded<T>(
+  handler: string,
+  method: string,
+  signal: AbortSignal,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new InputHandlerError(handler, method, error);
+  }
+}
+
 const PAIRS = [
   { capability: 'elicitation', handler: 'onElicitation', example: '{ form: {} }' },
   { capability: 'sampling', handler: 'onSampling', example: '{}' },
@@ -70,20 +103,30 @@ export function checkInputOptions(capabilities: ClientCapabilities, handlers: In
   }
 }
 
-/** Installs the given handlers on a new SDK client (before it connects). */
+/**
+ * Installs the given handlers on a new SDK client (before it connects). A handler that throws for another reason
+ * than its signal firing is reported as an {@link InputHandlerError} (`INPUT_HANDLER_FAILED`).
+ */
 export function installInputHandlers(client: Client, handlers: InputHandlers): void {
   const { onElicitation, onSampling, onListRoots } = handlers;
   if (onElicitation) {
-    client.setRequestHandler('elicitation/create', (request, ctx) =>
-      onElicitation(request.params, { signal: ctx.mcpReq.signal }),
-    );
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      const { signal } = ctx.mcpReq;
+      return guarded('onElicitation', request.method, signal, () =>
+        onElicitation(request.params, { signal }),
+      );
+    });
   }
   if (onSampling) {
-    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-      onSampling(request.params, { signal: ctx.mcpReq.signal }),
-    );
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => {
+      const { signal } = ctx.mcpReq;
+      return guarded('onSampling', request.method, signal, () => onSampling(request.params, { signal }));
+    });
   }
   if (onListRoots) {
-    client.setRequestHandler('roots/list', (_request, ctx) => onListRoots({ signal: ctx.mcpReq.signal }));
+    client.setRequestHandler('roots/list', (request, ctx) => {
+      const { signal } = ctx.mcpReq;
+      return guarded('onListRoots', request.method, signal, () => onListRoots({ signal }));
+    });
   }
 }
