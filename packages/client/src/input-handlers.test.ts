@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { Connection } from './connection.ts';
 import { createRecourseClient } from './index.ts';
 import type { ProtocolMode, RecourseClient, RecourseClientOptions, ServerTarget } from './index.ts';
 
@@ -259,6 +260,34 @@ describe('an input handler that throws', () => {
     if (outcome.ok) return;
     expect(outcome.error.code).toBe('CALL_TOOL_FAILED');
     expect(outcome.error.message).toMatch(/onElicitation handler threw/);
+  });
+});
+
+describe('the connection', () => {
+  it('installs the handlers again on the SDK client it re-pins to after -32022', async () => {
+    const names: string[] = [];
+    const connection = new Connection(targetFor('legacy'), {
+      protocol: 'legacy',
+      capabilities: { elicitation: { form: {} } },
+      inputHandlers: {
+        onElicitation: () => {
+          const name = `name ${names.length + 1}`;
+          names.push(name);
+          return Promise.resolve({ action: 'accept', content: { name } });
+        },
+      },
+    });
+    try {
+      const first = await connection.client();
+      expect(firstText(await first.callTool({ name: 'ask' }))).toBe('Hello, name 1!');
+      connection.repin('2025-06-18', first);
+      const second = await connection.client();
+      expect(second).not.toBe(first);
+      expect(second.getNegotiatedProtocolVersion()).toBe('2025-06-18');
+      expect(firstText(await second.callTool({ name: 'ask' }))).toBe('Hello, name 2!');
+    } finally {
+      await connection.close();
+    }
   });
 });
 
