@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { DUE_DATE_PATTERN, TASK_REF_PATTERN, TASK_STATUSES, isCalendarDate } from '../domain/task.ts';
+import type { NewTask } from '../services/task-service.ts';
 
 /** A task ref such as `T-12`; the error message says so. */
 export const refSchema = z
@@ -61,3 +62,26 @@ export const versionSchema = z
   .describe(
     "The task's version as you last read it (tasks_get shows it); the change is refused if it moved on.",
   );
+
+/** The arguments that describe a new task: those of tasks_create, and each item of tasks_import. */
+export const newTaskSchema = z.strictObject({
+  title: titleSchema,
+  description: descriptionSchema.optional(),
+  status: statusSchema.optional().describe('Initial status: todo (default), doing, review or done.'),
+  assignee: memberIdSchema.optional().describe('Member id to assign the task to, as listed by members_list.'),
+  labels: labelsSchema.optional(),
+  due: dueSchema.optional(),
+});
+
+/** Parsed {@link newTaskSchema} arguments as the task service's `NewTask`, leaving out what was not sent. */
+export function toNewTask(args: z.infer<typeof newTaskSchema>): NewTask {
+  const { title, description, status, assignee, labels, due } = args;
+  return {
+    title,
+    ...(description === undefined ? {} : { description }),
+    ...(status === undefined ? {} : { status }),
+    ...(assignee === undefined ? {} : { assignee }),
+    ...(labels === undefined ? {} : { labels }),
+    ...(due === undefined ? {} : { due }),
+  };
+}

@@ -1,15 +1,7 @@
 /** The `tasks_create` tool. @packageDocumentation */
-import * as z from 'zod';
 import { defineTool } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
-import {
-  descriptionSchema,
-  dueSchema,
-  labelsSchema,
-  memberIdSchema,
-  statusSchema,
-  titleSchema,
-} from './schemas.ts';
+import { newTaskSchema, toNewTask } from './schemas.ts';
 import { taskData, taskLine } from './render.ts';
 
 /**
@@ -25,28 +17,12 @@ export function tasksCreateTool(services: BoardServices) {
       '`description`, `status` (default todo), `assignee` (a member id from members_list), `labels` (at most 10) ' +
       'and `due` (YYYY-MM-DD) are optional. Calling it twice creates two tasks: pass the same `idempotencyKey` ' +
       'when you retry. To change an existing task use tasks_update, tasks_move or tasks_assign instead.',
-    input: z.strictObject({
-      title: titleSchema,
-      description: descriptionSchema.optional(),
-      status: statusSchema.optional().describe('Initial status: todo (default), doing, review or done.'),
-      assignee: memberIdSchema
-        .optional()
-        .describe('Member id to assign the task to, as listed by members_list.'),
-      labels: labelsSchema.optional(),
-      due: dueSchema.optional(),
-    }),
+    input: newTaskSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     permission: 'tasks:create',
     idempotent: true,
     handler: async (args, ctx) => {
-      const task = await services.tasks.create(ctx, {
-        title: args.title,
-        ...(args.description === undefined ? {} : { description: args.description }),
-        ...(args.status === undefined ? {} : { status: args.status }),
-        ...(args.assignee === undefined ? {} : { assignee: args.assignee }),
-        ...(args.labels === undefined ? {} : { labels: args.labels }),
-        ...(args.due === undefined ? {} : { due: args.due }),
-      });
+      const task = await services.tasks.create(ctx, toNewTask(args));
       return { text: `Created ${taskLine(task)}.`, structuredContent: { task: taskData(task) } };
     },
   });

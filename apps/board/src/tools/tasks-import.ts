@@ -2,14 +2,7 @@
 import * as z from 'zod';
 import { defineTool } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
-import {
-  descriptionSchema,
-  dueSchema,
-  labelsSchema,
-  memberIdSchema,
-  statusSchema,
-  titleSchema,
-} from './schemas.ts';
+import { newTaskSchema, toNewTask } from './schemas.ts';
 import { taskData } from './render.ts';
 
 /**
@@ -27,16 +20,7 @@ export function tasksImportTool(services: BoardServices) {
       'same `idempotencyKey` when you retry. For a single task use tasks_create.',
     input: z.strictObject({
       tasks: z
-        .array(
-          z.strictObject({
-            title: titleSchema,
-            description: descriptionSchema.optional(),
-            status: statusSchema.optional(),
-            assignee: memberIdSchema.optional(),
-            labels: labelsSchema.optional(),
-            due: dueSchema.optional(),
-          }),
-        )
+        .array(newTaskSchema)
         .min(1)
         .max(100)
         .describe('The tasks to create, 1 to 100, each like the arguments of tasks_create.'),
@@ -46,17 +30,7 @@ export function tasksImportTool(services: BoardServices) {
     idempotent: true,
     cost: 5,
     handler: async (args, ctx) => {
-      const created = await services.tasks.importTasks(
-        ctx,
-        args.tasks.map((t) => ({
-          title: t.title,
-          ...(t.description === undefined ? {} : { description: t.description }),
-          ...(t.status === undefined ? {} : { status: t.status }),
-          ...(t.assignee === undefined ? {} : { assignee: t.assignee }),
-          ...(t.labels === undefined ? {} : { labels: t.labels }),
-          ...(t.due === undefined ? {} : { due: t.due }),
-        })),
-      );
+      const created = await services.tasks.importTasks(ctx, args.tasks.map(toNewTask));
       const first = created[0]?.ref ?? '';
       const last = created[created.length - 1]?.ref ?? '';
       return {
