@@ -1,6 +1,15 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests run the TypeScript sources: the `recourse-source` export condition of each workspace package points at
+ * its `src/`. The global setup builds `dist/` once per run, because some tests spawn the compiled CLIs.
+ */
+const conditions = ['recourse-source', ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',
@@ -8,6 +17,7 @@ export default defineConfig({
       'test/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
+    globalSetup: ['test/setup/build-once.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

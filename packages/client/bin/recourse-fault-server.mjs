@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// recourse-fault-server: registers tsx so that the TypeScript sources run as they are, then starts the server.
-import { register } from 'tsx/esm/api';
+// recourse-fault-server: runs the compiled fault-injection server (`npm run build` writes dist/). It needs the
+// optional peer dependency @modelcontextprotocol/server.
+import { main } from '../dist/testing/fault-server-main.js';
 
-register();
-const { main } = await import('../src/testing/fault-server-main.ts');
 const code = await main();
 if (code !== 0) process.exitCode = code;

@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// recourse: registers tsx so that the TypeScript sources run as they are, then starts the CLI.
-import { register } from 'tsx/esm/api';
+// recourse: runs the compiled CLI (`npm run build` writes dist/).
+import { main } from '../dist/cli/main.js';
 
-register();
-const { main } = await import('../src/cli/main.ts');
 await main();
