@@ -9,7 +9,7 @@ import { startHttpHost, type HttpHost } from '@recourse/server';
 import { createPgBoardServer, type PgBoardServer } from '../apps/board/src/board-server.pg.ts';
 import { runCli } from '../apps/board/src/cli/main.ts';
 import { captureIo } from '../apps/board/src/cli/cli-testing.ts';
-import { startTempPostgres, type TempPostgres } from '../apps/board/src/testing/temp-postgres.ts';
+import { startTempPostgres, type TempPostgres } from './support/temp-postgres.ts';
 import { failureMetaOf } from '../apps/board/src/testing/board-host.ts';
 
 let postgres: TempPostgres;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { migratePg } from '../store/migrations.pg.ts';
-import { startTempPostgres, type TempPostgres } from '../testing/temp-postgres.ts';
+import { startTempPostgres, type TempPostgres } from '../../../../test/support/temp-postgres.ts';
 import { createPgIdempotencyStore } from './idempotency-store.pg.ts';
 import { createPgCallLog } from './call-log.pg.ts';
 import { pgRateLimitStoreFactory } from './rate-limit-store.pg.ts';

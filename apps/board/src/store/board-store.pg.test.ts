@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBoardStoreContract } from './board-store.contract.ts';
 import { createPgBoardStore } from './board-store.pg.ts';
 import { migratePg, PG_MIGRATIONS } from './migrations.pg.ts';
-import { startTempPostgres, type TempPostgres } from '../testing/temp-postgres.ts';
+import { startTempPostgres, type TempPostgres } from '../../../../test/support/temp-postgres.ts';
 
 let postgres: TempPostgres;
 beforeAll(async () => {
