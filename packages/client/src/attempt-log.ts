@@ -32,7 +32,11 @@ export interface AttemptRecord {
   readonly code?: string | number;
   /** The failure category, when the server sent one or it could be guessed. */
   readonly category?: string;
-  /** Whether the request may have reached the server (for failures). */
+  /**
+   * For failures: whether the attempt may have had an effect on the server. False when it was never sent, was
+   * refused before any work (HTTP 4xx or 503, a JSON-RPC refusal before dispatch such as -32602) or the tool
+   * reported `changed: false`.
+   */
   readonly mayHaveReachedServer?: boolean;
   /** The protocol version the attempt used, when known. */
   readonly protocolVersion?: string;

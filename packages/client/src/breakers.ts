@@ -25,18 +25,12 @@ export type BreakerState = 'closed' | 'open' | 'half_open' | 'isolated';
 export function isBreakerFault(error: unknown): boolean {
   if (!isRecourseCallError(error)) return false;
   switch (error.kind) {
-    case 'tool': {
-      const category = (error as { category?: unknown }).category;
-      return category === 'transient' || category === 'internal';
-    }
-    case 'protocol': {
-      const { rpcCode, httpStatus } = error as { rpcCode?: number; httpStatus?: number };
-      return rpcCode === -32603 || (httpStatus !== undefined && httpStatus >= 500);
-    }
-    case 'local': {
-      const reason = (error as { reason?: unknown }).reason;
-      return reason === 'transport' || reason === 'timeout' || reason === 'ambiguous';
-    }
+    case 'tool':
+      return error.category === 'transient' || error.category === 'internal';
+    case 'protocol':
+      return error.rpcCode === -32603 || (error.httpStatus !== undefined && error.httpStatus >= 500);
+    case 'local':
+      return error.reason === 'transport' || error.reason === 'timeout' || error.reason === 'ambiguous';
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
-import { classifyResult, classifyThrown } from './classify.ts';
+import { classifyResult, classifyThrown, mayHaveTakenEffect } from './classify.ts';
 import { chooseVersion } from './connection.ts';
 import type { Connection } from './connection.ts';
 import { runUnderDeadline } from './deadline.ts';
@@ -62,8 +62,12 @@ async function send(
     exchange.connectFailed = true;
     throw error;
   }
+  // The attempt ended while connecting: it was classified as not sent, so it must stay unsent.
+  if (signal.aborted) throw signal.reason;
   used.client = client;
   used.version = client.getNegotiatedProtocolVersion();
+  exchange.signal = signal;
+  exchange.sent = true;
   exchange.mayHaveReachedServer = false;
   exchange.observed = false;
   delete exchange.status;
@@ -103,7 +107,7 @@ function callOn(
   );
 }
 
-function ambiguous(error: LocalCallError): LocalCallError {
+function ambiguous(error: LocalCallError): LocalCallError<'ambiguous'> {
   return new LocalCallError({
     server: error.server,
     tool: error.tool,
@@ -136,11 +140,13 @@ export async function runAttempt(
   const protocolVersion = used.version;
   const record = (result: AttemptOutcome, error?: RecourseCallError): void => {
     const code =
-      error instanceof ProtocolCallError
+      error?.kind === 'protocol'
         ? error.rpcCode
-        : ((error as { failure?: { code?: string } } | undefined)?.failure?.code ?? error?.code);
-    const category = (error as { category?: string } | undefined)?.category;
-    const reached = (error as { mayHaveReachedServer?: boolean } | undefined)?.mayHaveReachedServer;
+        : error?.kind === 'tool'
+          ? (error.failure?.code ?? error.code)
+          : error?.code;
+    const category = error?.kind === 'tool' ? error.category : undefined;
+    const reached = error === undefined ? undefined : mayHaveTakenEffect(error);
     plan.log.push({
       attempt: n,
       server: plan.server,

@@ -101,6 +101,27 @@ describe('classifyThrown', () => {
     expect(hard.message).toMatch(/hard maximum of 4000 ms.*larger maxTimeoutMs/);
   });
 
+  it('says that a call timed out or cancelled before the connection opened was not sent and changed nothing', () => {
+    const sdk = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out');
+    const connecting = { mayHaveReachedServer: false };
+    const timedOut = classifyThrown(sdk, { ...ctx, abortCause: 'deadline', exchange: connecting });
+    expect(timedOut).toMatchObject({ reason: 'timeout', mayHaveReachedServer: false });
+    expect(timedOut.message).toMatch(
+      /before this client had connected to .*not sent and nothing was changed/,
+    );
+    expect(timedOut.message).not.toMatch(/part of its work/);
+    const cancelled = classifyThrown(sdk, { ...ctx, abortCause: 'user', exchange: connecting });
+    expect(cancelled).toMatchObject({ reason: 'cancelled', mayHaveReachedServer: false });
+    expect(cancelled.message).toMatch(/still connecting .*not sent, so nothing was changed/);
+    const sent = classifyThrown(sdk, {
+      ...ctx,
+      abortCause: 'deadline',
+      exchange: { ...connecting, sent: true },
+    });
+    expect(sent).toMatchObject({ reason: 'timeout', mayHaveReachedServer: true });
+    expect(sent.message).toMatch(/may have done part of its work/);
+  });
+
   it('says whether a transport failure may have reached the server', () => {
     const dropped = classifyThrown(new TypeError('fetch failed'), {
       ...ctx,

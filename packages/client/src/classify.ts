@@ -7,7 +7,7 @@
 import { decodeFailure, guessCategory, resultText } from '@recourse/core';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { LocalCallError, ProtocolCallError, ToolCallFailedError } from './errors.ts';
-import type { RecourseCallError } from './errors.ts';
+import type { LocalCallFailure, RecourseCallError } from './errors.ts';
 import type { HttpExchange } from './http-exchange.ts';
 import { INPUT_HANDLER_FAILED } from './input-handlers.ts';
 
@@ -81,11 +81,66 @@ function retryAdvice(status: number | undefined, retryAfterMs: number | undefine
     : `Retrying after ${retryAfterMs} ms may help.`;
 }
 
+/**
+ * The caller aborted, or a limit passed, while this client was still connecting: the call itself was never
+ * sent, so it cannot have had an effect.
+ */
+function notConnectedYet(
+  ctx: AttemptContext,
+  base: { server: string; tool: string; cause: unknown },
+): LocalCallFailure {
+  if (ctx.abortCause === 'user') {
+    return new LocalCallError({
+      ...base,
+      reason: 'cancelled',
+      mayHaveReachedServer: false,
+      message: `The call of ${ctx.tool} was cancelled by the caller while this client was still connecting to ${ctx.server}; the call was not sent, so nothing was changed.`,
+    });
+  }
+  const limit =
+    ctx.abortCause === 'hard_maximum'
+      ? `hard maximum of ${String(ctx.maxTimeoutMs)} ms`
+      : `${String(ctx.deadlineMs)} ms deadline`;
+  return new LocalCallError({
+    ...base,
+    reason: 'timeout',
+    mayHaveReachedServer: false,
+    message: `The call of ${ctx.tool} ran out of its ${limit} before this client had connected to ${ctx.server}, so the call was not sent and nothing was changed. Check that the server is running and reachable; retrying with a longer timeout helps if it is only slow to start.`,
+  });
+}
+
+/** JSON-RPC codes a server answers before it dispatches the call to the tool. */
+const REFUSED_BEFORE_DISPATCH = new Set([-32700, -32600, -32601, -32602, -32002, -32020, -32021, -32022]);
+
+/**
+ * Whether a failed attempt may have had an effect on the server: false when it was never sent, was refused
+ * before any work (HTTP 4xx or 503, a JSON-RPC refusal before dispatch) or the tool said nothing changed.
+ */
+export function mayHaveTakenEffect(error: RecourseCallError): boolean {
+  if (error instanceof LocalCallError) return error.mayHaveReachedServer;
+  if (error instanceof ToolCallFailedError) return error.failure?.changed !== false;
+  if (error instanceof ProtocolCallError) {
+    const status = error.httpStatus;
+    if (status !== undefined && ((status >= 400 && status < 500) || status === 503)) return false;
+    return !REFUSED_BEFORE_DISPATCH.has(error.rpcCode);
+  }
+  return true;
+}
+
 const NOT_SENT_SDK_CODES = new Set(['NOT_CONNECTED', 'ERA_NEGOTIATION_FAILED', 'SEND_FAILED']);
 
 /** Classifies an error the SDK threw for one attempt. */
 export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCallError {
   const base = { server: ctx.server, tool: ctx.tool, cause: error };
+  const code = errorField(error, 'code');
+  const timedOutInSdk = code === 'REQUEST_TIMEOUT';
+  if (
+    (ctx.abortCause !== undefined || timedOutInSdk) &&
+    ctx.exchange !== undefined &&
+    ctx.exchange.sent !== true
+  ) {
+    return notConnectedYet(ctx, base);
+  }
   if (ctx.abortCause === 'user') {
     return new LocalCallError({
       ...base,
@@ -94,8 +149,6 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
       message: `The call of ${ctx.tool} was cancelled by the caller; the server was told to stop. It may have done part of its work.`,
     });
   }
-  const code = errorField(error, 'code');
-  const timedOutInSdk = code === 'REQUEST_TIMEOUT';
   if (ctx.abortCause === 'hard_maximum') {
     return new LocalCallError({
       ...base,

@@ -4,13 +4,10 @@
  *
  * @packageDocumentation
  */
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/client';
+import { Client, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ClientOptions, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AttemptBoundHttpTransport } from './attempt-bound-transport.ts';
 import { observingFetch } from './http-exchange.ts';
 import { checkInputOptions, installInputHandlers } from './input-handlers.ts';
 import type { InputHandlers } from './input-handlers.ts';
@@ -231,6 +228,6 @@ export class Connection {
     }
     const headers: Record<string, string> = { ...(target.headers ?? {}) };
     if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
-    return new StreamableHTTPClientTransport(new URL(target.url), { fetch: observingFetch(fetch, headers) });
+    return new AttemptBoundHttpTransport(new URL(target.url), { fetch: observingFetch(fetch, headers) });
   }
 }

@@ -38,11 +38,8 @@ interface BaseInit {
   readonly cause?: unknown;
 }
 
-/**
- * Base of every failure `RecourseClient.callTool` throws. Recognise it with {@link isRecourseCallError}
- * (by `code`), and branch on `kind`.
- */
-export abstract class RecourseCallError extends Error {
+/** What every call failure has, whatever its kind. The public type is the union {@link RecourseCallError}. */
+abstract class CallFailureBase extends Error {
   abstract readonly kind: CallFailureKind;
   abstract readonly code: CallErrorCode;
   readonly server: string;
@@ -50,7 +47,7 @@ export abstract class RecourseCallError extends Error {
   /** Every attempt made, in order, with its outcome, timing and the wait before it. */
   attempts: readonly AttemptRecord[];
 
-  protected constructor(init: BaseInit) {
+  constructor(init: BaseInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.server = init.server;
     this.tool = init.tool;
@@ -62,7 +59,7 @@ export abstract class RecourseCallError extends Error {
 }
 
 /** The tool ran and reported a failure (`isError`). `failure` is the server's `ToolFailure` when it sent one. */
-export class ToolCallFailedError extends RecourseCallError {
+export class ToolCallFailedError extends CallFailureBase {
   override readonly name = 'ToolCallFailedError';
   readonly kind = 'tool';
   readonly code = CALL_ERROR_CODES.tool;
@@ -94,7 +91,7 @@ export class ToolCallFailedError extends RecourseCallError {
 }
 
 /** The server answered with a JSON-RPC error (also when it came in an HTTP body with a non-400 status). */
-export class ProtocolCallError extends RecourseCallError {
+export class ProtocolCallError extends CallFailureBase {
   override readonly name = 'ProtocolCallError';
   readonly kind = 'protocol';
   readonly code = CALL_ERROR_CODES.protocol;
@@ -131,12 +128,15 @@ export class ProtocolCallError extends RecourseCallError {
   }
 }
 
-/** A failure of this client or the connection; the server sent none of it. */
-export class LocalCallError extends RecourseCallError {
+/**
+ * A failure of this client or the connection; the server sent none of it. `R` is its `reason`, and `code`
+ * follows it (`timeout` → `CALL_TIMEOUT`, …), so narrowing on either narrows both.
+ */
+export class LocalCallError<R extends LocalFailureReason = LocalFailureReason> extends CallFailureBase {
   override readonly name = 'LocalCallError';
   readonly kind = 'local';
-  readonly code: CallErrorCode;
-  readonly reason: LocalFailureReason;
+  readonly code: (typeof CALL_ERROR_CODES)[R];
+  readonly reason: R;
   /** Whether the request may have reached the server (and so may have had an effect). */
   readonly mayHaveReachedServer: boolean;
   /** HTTP status, for transport failures that had one (e.g. 503). */
@@ -146,7 +146,7 @@ export class LocalCallError extends RecourseCallError {
 
   constructor(
     init: BaseInit & {
-      reason: LocalFailureReason;
+      reason: R;
       mayHaveReachedServer?: boolean;
       httpStatus?: number | undefined;
       retryAfterMs?: number | undefined;
@@ -167,6 +167,29 @@ export class LocalCallError extends RecourseCallError {
     return this.reason === 'circuit_open' || this.reason === 'bulkhead_full';
   }
 }
+
+/** A local failure, one member per `reason`, so `error.reason === 'timeout'` narrows `error.code` too. */
+export type LocalCallFailure = { [R in LocalFailureReason]: LocalCallError<R> }[LocalFailureReason];
+
+/**
+ * Every failure `RecourseClient.callTool` throws: a discriminated union on `kind` (`'tool'`, `'protocol'`,
+ * `'local'`), and for local failures on `reason`. Narrowing needs no casts:
+ *
+ * ```ts
+ * if (error.kind === 'tool') error.category;          // ToolCallFailedError
+ * else if (error.kind === 'protocol') error.rpcCode;  // ProtocolCallError
+ * else if (error.reason === 'transport') error.mayHaveReachedServer;
+ * ```
+ *
+ * Recognise one with {@link isRecourseCallError} (by `code`, so it works across package copies).
+ */
+export type RecourseCallError = ToolCallFailedError | ProtocolCallError | LocalCallFailure;
+
+/**
+ * The common base class of the three failure classes, for `instanceof` within one copy of this package
+ * (prefer {@link isRecourseCallError}, which narrows to the union).
+ */
+export const RecourseCallError: abstract new (...args: never[]) => CallFailureBase = CallFailureBase;
 
 const CODES: ReadonlySet<string> = new Set(Object.values(CALL_ERROR_CODES));
 

@@ -15,10 +15,14 @@ export interface HttpExchange {
   observed?: boolean;
   /** The connection could not be opened, so the tool call itself was never sent. */
   connectFailed?: boolean;
+  /** The connection was open and the tool call was handed to it (until then nothing of the call left). */
+  sent?: boolean;
   /** The last response status. */
   status?: number;
   /** The last `Retry-After`, in milliseconds. */
   retryAfterMs?: number;
+  /** The attempt's abort, once its connection is open: requests sent for the attempt close with it. */
+  signal?: AbortSignal;
 }
 
 const exchanges = new AsyncLocalStorage<HttpExchange>();
@@ -26,6 +30,11 @@ const exchanges = new AsyncLocalStorage<HttpExchange>();
 /** Runs `work` with `exchange` as the record that {@link observingFetch} fills for it; returns what `work` returns. */
 export async function observeExchange<T>(work: () => Promise<T>, exchange: HttpExchange): Promise<T> {
   return exchanges.run(exchange, work);
+}
+
+/** The abort signal of the attempt running in this async context, if any (see `AttemptBoundHttpTransport`). */
+export function attemptSignal(): AbortSignal | undefined {
+  return exchanges.getStore()?.signal;
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -21,7 +21,7 @@ export {
   ToolCallFailedError,
   isRecourseCallError,
 } from './errors.ts';
-export type { CallErrorCode, CallFailureKind, LocalFailureReason } from './errors.ts';
+export type { CallErrorCode, CallFailureKind, LocalCallFailure, LocalFailureReason } from './errors.ts';
 export type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 export type { CallProgress } from './call-attempt.ts';
 export { MODERN_PROTOCOL_VERSION, chooseVersion } from './connection.ts';

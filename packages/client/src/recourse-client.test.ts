@@ -85,6 +85,51 @@ describe('connection drops and retry safety', () => {
   });
 });
 
+describe('what the client knows after a cancellation', () => {
+  it.each([
+    ['a bare HTTP 429', { kind: 'http_status', status: 429, retryAfterSeconds: 5 }],
+    [
+      'a JSON-RPC 429 body',
+      {
+        kind: 'protocol_error',
+        code: -31429,
+        message: 'Too many requests.',
+        httpStatus: 429,
+        data: { retryAfterMs: 5000 },
+      },
+    ],
+  ] as const)(
+    'says nothing may have reached the server when the caller aborts the Retry-After wait after %s',
+    async (_label, fault) => {
+      const client = clientOf();
+      server.inject('record', fault);
+      const controller = new AbortController();
+      client.on('retry', () => setTimeout(() => controller.abort(), 100));
+      const result = await client.tryCallTool('record', { note: 'wait' }, { signal: controller.signal });
+      expect(result.ok).toBe(false);
+      if (result.ok || result.error.kind !== 'local') throw new Error('expected a local failure');
+      expect(result.error.reason).toBe('cancelled');
+      expect(result.error.mayHaveReachedServer).toBe(false);
+      expect(result.error.message).toMatch(/while waiting to retry.*nothing was changed/);
+      expect(result.error.attempts).toHaveLength(1);
+      expect(result.error.attempts[0]?.mayHaveReachedServer).toBe(false);
+      expect(server.executions('record')).toHaveLength(0);
+    },
+  );
+
+  it('says an earlier attempt may have taken effect when the caller aborts the wait after a read dropped after its work', async () => {
+    const client = clientOf({ retry: { maxAttempts: 3, initialDelayMs: 2_000, maxDelayMs: 2_000 } });
+    server.inject('echo', { kind: 'drop_after' });
+    const controller = new AbortController();
+    client.on('retry', () => setTimeout(() => controller.abort(), 100));
+    const result = await client.tryCallTool('echo', { text: 'x' }, { signal: controller.signal });
+    if (result.ok || result.error.kind !== 'local') throw new Error('expected a local failure');
+    expect(result.error.reason).toBe('cancelled');
+    expect(result.error.mayHaveReachedServer).toBe(true);
+    expect(result.error.message).toMatch(/may have taken effect/);
+  });
+});
+
 describe('classification of remote failures', () => {
   it('parses a JSON-RPC error carried in a non-400 HTTP body back into a protocol error', async () => {
     const client = clientOf();

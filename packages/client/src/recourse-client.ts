@@ -291,13 +291,18 @@ export class RecourseClient {
     } catch (error) {
       let failure = error as RecourseCallError;
       if (options.signal?.aborted && failure.code !== 'CALL_CANCELLED') {
+        const tookEffect = plan.log.some((a) => a.mayHaveReachedServer === true);
         failure = new LocalCallError({
           server: this.name,
           tool,
           reason: 'cancelled',
-          mayHaveReachedServer: plan.log.length > 0,
+          mayHaveReachedServer: tookEffect,
           cause: failure,
-          message: `The call of ${tool} was cancelled by the caller while waiting to retry. ${failure.message}`,
+          message: `The call of ${tool} was cancelled by the caller while waiting to retry, after ${String(plan.log.length)} attempt(s). ${
+            tookEffect
+              ? 'An earlier attempt may have taken effect on the server.'
+              : 'No attempt got as far as doing work on the server, so nothing was changed.'
+          } The last attempt failed: ${failure.message}`,
         });
       }
       failure.attempts = plan.log;
@@ -320,15 +325,13 @@ function cancelledBeforeSending(server: string, tool: string): LocalCallError {
 function retryVerdict(error: RecourseCallError, safe: boolean): true | 'not_retryable' | 'unsafe' {
   if (error.kind === 'tool') {
     if (!error.retryable) return 'not_retryable';
-    const changed = (error as { failure?: { changed?: unknown } }).failure?.changed;
-    return safe || changed === false ? true : 'unsafe';
+    return safe || error.failure?.changed === false ? true : 'unsafe';
   }
   if (error.kind === 'protocol') {
     return error.retryable ? true : 'not_retryable';
   }
-  const local = error as LocalCallError;
-  if (local.reason !== 'transport' || !local.retryable) return 'not_retryable';
-  return safe || !local.mayHaveReachedServer ? true : 'unsafe';
+  if (error.reason !== 'transport' || !error.retryable) return 'not_retryable';
+  return safe || !error.mayHaveReachedServer ? true : 'unsafe';
 }
 
 /**

@@ -23,7 +23,7 @@ export const EXIT_CODES = {
 export function exitCodeOf(error: RecourseCallError): number {
   if (error.kind === 'tool') return EXIT_CODES.tool;
   if (error.kind === 'protocol') return EXIT_CODES.protocol;
-  switch ((error as { reason?: string }).reason) {
+  switch (error.reason) {
     case 'timeout':
       return EXIT_CODES.timeout;
     case 'cancelled':

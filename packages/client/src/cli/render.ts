@@ -33,14 +33,14 @@ export function renderAttempts(attempts: readonly AttemptRecord[]): string {
 /** Describes a failure in one heading line plus its text. */
 export function failureHeading(error: RecourseCallError): string {
   if (error.kind === 'tool') {
-    const { category, failure } = error as unknown as { category: string; failure?: { code: string } };
+    const { category, failure } = error;
     return `tool failure: ${category}${failure ? ` ${failure.code}` : ' (category guessed; the server sent no failure data)'}`;
   }
   if (error.kind === 'protocol') {
-    const { rpcCode, httpStatus } = error as unknown as { rpcCode: number; httpStatus?: number };
+    const { rpcCode, httpStatus } = error;
     return `protocol error ${rpcCode}${httpStatus === undefined ? '' : ` (HTTP ${httpStatus})`}`;
   }
-  return `local failure: ${(error as unknown as { reason: string }).reason}`;
+  return `local failure: ${error.reason}`;
 }
 
 /** Text for a success (stdout). */
@@ -64,18 +64,14 @@ export function renderJson(
     const { result, server, tool, attempts, reroutedFrom } = outcome.value;
     return `${JSON.stringify({ ok: true, server, tool, result, attempts, ...(reroutedFrom ? { reroutedFrom } : {}) }, null, 2)}\n`;
   }
-  const e = outcome.error as RecourseCallError & Record<string, unknown>;
+  const e = outcome.error;
+  const fields: Record<string, unknown> =
+    e.kind === 'tool'
+      ? { category: e.category, failure: e.failure }
+      : e.kind === 'protocol'
+        ? { rpcCode: e.rpcCode, data: e.data, httpStatus: e.httpStatus }
+        : { httpStatus: e.httpStatus, reason: e.reason, mayHaveReachedServer: e.mayHaveReachedServer };
   const error: Record<string, unknown> = { kind: e.kind, code: e.code, message: e.message };
-  for (const key of [
-    'category',
-    'failure',
-    'rpcCode',
-    'data',
-    'httpStatus',
-    'reason',
-    'mayHaveReachedServer',
-  ] as const) {
-    if (e[key] !== undefined) error[key] = e[key];
-  }
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) error[key] = value;
   return `${JSON.stringify({ ok: false, server: e.server, tool: e.tool, error, attempts: e.attempts }, null, 2)}\n`;
 }

@@ -1,0 +1,69 @@
+/**
+ * An MCP server built with fastmcp, the most used framework on top of the v1 SDK, over stateless Streamable
+ * HTTP, stateful Streamable HTTP (sessions) or stdio, with the same tools as `v1-server.ts` except `dropping`
+ * (fastmcp owns its HTTP server, so a tool cannot reach the connection).
+ *
+ * Run: `node --import tsx test/interop/fastmcp-server.ts stateless|stateful|stdio`. Over HTTP it listens on a
+ * free loopback port and prints `READY <url>` on stdout.
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { FastMCP } from 'fastmcp';
+import { z } from 'zod';
+import { FLAKY_TEXT, flakyShouldFail, recordText, runSlow, transportArg } from './interop-record.ts';
+
+const server = new FastMCP({ name: 'interop-fastmcp', version: '1.0.0' });
+
+server.addTool({
+  name: 'slow',
+  description: 'Waits ms milliseconds, then answers done.',
+  parameters: z.object({ ms: z.number().int().min(0), tag: z.string() }),
+  annotations: { readOnlyHint: true },
+  execute: async ({ ms, tag }, context) => ((await runSlow(tag, ms, context.signal)) ? 'done' : 'stopped'),
+});
+server.addTool({
+  name: 'flaky',
+  description: 'Fails transiently `failures` times for a key, then answers ok.',
+  parameters: z.object({ key: z.string(), failures: z.number().int().min(0) }),
+  annotations: { readOnlyHint: true },
+  execute: ({ key, failures }) =>
+    Promise.resolve(
+      flakyShouldFail(key, failures)
+        ? { isError: true, content: [{ type: 'text' as const, text: FLAKY_TEXT }] }
+        : 'ok',
+    ),
+});
+server.addTool({
+  name: 'throwing',
+  description: 'Throws an Error with the given message.',
+  parameters: z.object({ message: z.string() }),
+  execute: ({ message }) => Promise.reject(new Error(message)),
+});
+server.addTool({
+  name: 'interop_log',
+  description: 'The record of slow and flaky runs.',
+  execute: () => Promise.resolve(recordText()),
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const mode = transportArg();
+if (mode === 'stdio') {
+  await server.start({ transportType: 'stdio' });
+} else {
+  const port = await freePort();
+  await server.start({
+    transportType: 'httpStream',
+    httpStream: { host: '127.0.0.1', port, endpoint: '/mcp', stateless: mode === 'stateless' },
+  });
+  process.stdout.write(`READY http://127.0.0.1:${String(port)}/mcp\n`);
+}
