@@ -1,7 +1,8 @@
 /**
  * An MCP server built with fastmcp, the most used framework on top of the v1 SDK, over stateless Streamable
  * HTTP, stateful Streamable HTTP (sessions) or stdio, with the same tools as `v1-server.ts` except `dropping`
- * (fastmcp owns its HTTP server, so a tool cannot reach the connection).
+ * (fastmcp owns its HTTP server, so a tool cannot reach the connection), plus `slow_capped`, a slow tool under
+ * fastmcp's own 100 ms `timeoutMs`.
  *
  * Run: `node --import tsx test/interop/fastmcp-server.ts stateless|stateful|stdio`. Over HTTP it listens on a
  * free loopback port and prints `READY <url>` on stdout.
@@ -10,6 +11,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { FastMCP } from 'fastmcp';
 import { z } from 'zod';
+import { FAILURE_CASES, failLike } from './real-failures.ts';
 import { FLAKY_TEXT, flakyShouldFail, recordText, runSlow, transportArg } from './interop-record.ts';
 
 const server = new FastMCP({ name: 'interop-fastmcp', version: '1.0.0' });
@@ -38,6 +40,19 @@ server.addTool({
   description: 'Throws an Error with the given message.',
   parameters: z.object({ message: z.string() }),
   execute: ({ message }) => Promise.reject(new Error(message)),
+});
+server.addTool({
+  name: 'slow_capped',
+  description: 'Waits ms milliseconds under a 100 ms fastmcp timeoutMs.',
+  parameters: z.object({ ms: z.number().int().min(0), tag: z.string() }),
+  timeoutMs: 100,
+  execute: async ({ ms, tag }, context) => ((await runSlow(tag, ms, context.signal)) ? 'done' : 'stopped'),
+});
+server.addTool({
+  name: 'fails_like',
+  description: 'Runs an operation that fails in the field and throws what it threw.',
+  parameters: z.object({ how: z.enum(FAILURE_CASES) }),
+  execute: ({ how }) => failLike(how),
 });
 server.addTool({
   name: 'interop_log',

@@ -8,7 +8,8 @@
  *
  * Tools: `slow` (waits, recording whether it was told to stop), `flaky` (fails transiently a number of times
  * per key), `throwing` (throws an Error with the given message), `dropping` (HTTP only: destroys the
- * connection before answering) and `interop_log` (the record of slow and flaky runs).
+ * connection before answering), `fails_like` (runs a real failing operation, see `real-failures.ts`) and
+ * `interop_log` (the record of slow and flaky runs).
  */
 import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -20,6 +21,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { FAILURE_CASES, failLike } from './real-failures.ts';
 import { FLAKY_TEXT, flakyShouldFail, recordText, runSlow, transportArg } from './interop-record.ts';
 
 const currentResponse = new AsyncLocalStorage<ServerResponse>();
@@ -67,6 +69,14 @@ function build(): McpServer {
       currentResponse.getStore()?.socket?.destroy();
       return new Promise(() => undefined);
     },
+  );
+  server.registerTool(
+    'fails_like',
+    {
+      description: 'Runs an operation that fails in the field and throws what it threw.',
+      inputSchema: { how: z.enum(FAILURE_CASES) },
+    },
+    ({ how }) => failLike(how),
   );
   server.registerTool('interop_log', { description: 'The record of slow and flaky runs.' }, () => ({
     content: [{ type: 'text', text: recordText() }],

@@ -167,7 +167,7 @@ export async function runAttempt(
       record('ok');
       return outcome.value;
     }
-    record('tool_failure', failure);
+    record(outcomeOf(failure), failure);
     throw failure;
   }
   let error = classifyThrown(outcome.error, {

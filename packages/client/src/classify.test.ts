@@ -185,7 +185,7 @@ describe('classifyResult', () => {
     expect(split?.message).toBe(
       'The export did not finish.\nThe storage service is temporarily unavailable.',
     );
-    expect(split?.category).toBe('transient');
+    expect(split?.kind === 'tool' && split.category).toBe('transient');
     const silent = classifyResult({ isError: true, content: [] }, 's', 'board_export');
     expect(silent?.message).toBe('Tool board_export failed without a text.');
   });
@@ -205,5 +205,48 @@ describe('parseRpcErrorBody', () => {
     expect(parseRpcErrorBody('{"error":"invalid_token"}')).toBeUndefined();
     expect(parseRpcErrorBody('<html>')).toBeUndefined();
     expect(parseRpcErrorBody(undefined)).toBeUndefined();
+  });
+});
+
+describe('unknown tools from other servers', () => {
+  const ctx = {
+    server: 's',
+    tool: 'nope',
+    abortCause: undefined,
+    exchange: undefined,
+    deadlineMs: 1,
+    maxTimeoutMs: 1,
+  };
+  it('reads a v1 SDK isError "Tool X not found" as the unknown-tool protocol failure', () => {
+    const error = classifyResult(
+      { isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }] },
+      's',
+      'nope',
+    );
+    expect(error).toMatchObject({
+      kind: 'protocol',
+      rpcCode: -32602,
+      unknownTool: true,
+      data: { tool: 'nope' },
+    });
+    expect(error?.message).toMatch(/^Unknown tool: nope on s .*call tools\/list/);
+  });
+  it('reads a -32601 "Unknown tool: X" as the same failure, and leaves other -32601 and -32602 alone', () => {
+    const thrown = Object.assign(new Error('MCP error -32601: Unknown tool: nope'), { code: -32601 });
+    expect(classifyThrown(thrown, ctx)).toMatchObject({ rpcCode: -32602, unknownTool: true });
+    const method = Object.assign(new Error('MCP error -32601: Method not found'), { code: -32601 });
+    expect(classifyThrown(method, ctx)).toMatchObject({ rpcCode: -32601, unknownTool: false });
+    const params = Object.assign(new Error("MCP error -32602: Tool 'nope' parameter validation failed: x"), {
+      code: -32602,
+    });
+    expect(classifyThrown(params, ctx)).toMatchObject({ rpcCode: -32602, unknownTool: false });
+  });
+  it('does not take another tool named in the text for this one', () => {
+    const other = classifyResult(
+      { isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool helper not found' }] },
+      's',
+      'nope',
+    );
+    expect(other?.kind).toBe('tool');
   });
 });

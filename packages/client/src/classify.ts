@@ -53,16 +53,45 @@ export function parseRpcErrorBody(text: unknown): RpcErrorBody | undefined {
 }
 
 /**
- * Turns a result into a {@link ToolCallFailedError} when it is an `isError` result, else undefined. Its
- * message is every text part of the result (core's `resultText`), the text its category is guessed from.
+ * How servers built on other stacks say they have no such tool: the v1 SDK answers `isError` with "MCP error
+ * -32602: Tool X not found"; fastmcp answers -32601 "Unknown tool: X"; others word it "Unknown tool: X".
+ */
+const UNKNOWN_TOOL_TEXT =
+  /^(?:MCP error -3260[12]: )?(?:Tool ['"]?(\S+?)['"]? not found|Unknown tool:? ['"]?([^\s'".]+))/i;
+
+/** The unknown-tool failure, the same whichever shape the server used; `said` is the server's own text. */
+function unknownTool(server: string, tool: string, said: string, cause?: unknown): ProtocolCallError {
+  return new ProtocolCallError({
+    server,
+    tool,
+    cause,
+    rpcCode: -32602,
+    data: { tool },
+    unknownTool: true,
+    message: `Unknown tool: ${tool} on ${server} (it answered "${said.replace(/[.\s]+$/, '')}"). The call was not run and nothing was changed; call tools/list to see the tools available.`,
+  });
+}
+
+/** True when `text` says the server has no tool named `tool`. */
+function saysUnknownTool(text: string, tool: string): boolean {
+  const match = UNKNOWN_TOOL_TEXT.exec(text.trim());
+  return match !== null && (match[1] ?? match[2]) === tool;
+}
+
+/**
+ * Turns a result into a failure when it is an `isError` result, else undefined: a {@link ToolCallFailedError}
+ * whose message is every text part of the result (core's `resultText`), the text its category is guessed from,
+ * or the unknown-tool {@link ProtocolCallError} when a server without failure data says it has no such tool.
  */
 export function classifyResult(
   result: CallToolResult,
   server: string,
   tool: string,
-): ToolCallFailedError | undefined {
+): ToolCallFailedError | ProtocolCallError | undefined {
   if (result.isError !== true) return undefined;
   const failure = decodeFailure(result);
+  if (!failure && saysUnknownTool(resultText(result), tool))
+    return unknownTool(server, tool, resultText(result));
   const category = failure?.category ?? guessCategory(result);
   const text = resultText(result) || `Tool ${tool} failed without a text.`;
   return new ToolCallFailedError({ server, tool, message: text, category, failure, result });
@@ -175,6 +204,9 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
     });
   }
   if (typeof code === 'number' && Number.isInteger(code)) {
+    if ((code === -32601 || code === -32602) && saysUnknownTool(message, ctx.tool)) {
+      return unknownTool(ctx.server, ctx.tool, message, error);
+    }
     return new ProtocolCallError({ ...base, rpcCode: code, data: errorField(error, 'data'), message });
   }
   const data = errorField(error, 'data') as { status?: unknown; text?: unknown } | undefined;

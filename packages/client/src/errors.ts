@@ -102,6 +102,12 @@ export class ProtocolCallError extends CallFailureBase {
   readonly httpStatus: number | undefined;
   /** -32002 (older servers' "resource not found") is read as `not_found`. */
   readonly notFound: boolean;
+  /**
+   * The server does not have the tool: a -32602 naming it (`data.tool`), and the same failure recognised from
+   * other servers' shapes (a v1 SDK `isError` "MCP error -32602: Tool X not found", a -32601 "Unknown tool: X"),
+   * which this client reports as -32602 too. Call `tools/list` to see what the server has.
+   */
+  readonly unknownTool: boolean;
   /** From a `Retry-After` header, when the server sent one. */
   readonly retryAfterMs: number | undefined;
 
@@ -111,10 +117,14 @@ export class ProtocolCallError extends CallFailureBase {
       data?: unknown;
       httpStatus?: number | undefined;
       retryAfterMs?: number | undefined;
+      unknownTool?: boolean;
     },
   ) {
     super(init);
     this.rpcCode = init.rpcCode;
+    this.unknownTool =
+      init.unknownTool ??
+      (init.rpcCode === -32602 && typeof (init.data as { tool?: unknown } | undefined)?.tool === 'string');
     this.data = init.data;
     this.httpStatus = init.httpStatus;
     this.notFound = init.rpcCode === -32002;

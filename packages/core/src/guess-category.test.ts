@@ -28,6 +28,17 @@ describe('guessCategory', () => {
     ['Issue #429 not found', 'not_found'],
     ['Order 403 does not exist', 'not_found'],
     ['Ticket 502 was closed by its owner', 'internal'],
+    // refusals that mention retrying or a word like timeout stay what they are
+    ['Argument `timeout` must be a positive number of milliseconds.', 'validation'],
+    ['You lack the tasks:delete permission; ask an owner, then try again.', 'permission'],
+    ['The title is required. Fix the argument and try again.', 'validation'],
+    ['Record R-7 already exists; try again with another id.', 'conflict'],
+    // the common transient shapes
+    ['connection to db-7.internal:5432 refused', 'transient'],
+    ['Connection reset by peer', 'transient'],
+    ['The upstream is temporarily unavailable', 'transient'],
+    ['Request timed out after 30000 ms', 'transient'],
+    ['Something went wrong, please try again', 'transient'],
   ] as const)('reads %j as %s', (text, category) => {
     expect(guessCategory(result(text))).toBe(category);
   });

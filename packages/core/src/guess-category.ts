@@ -15,19 +15,16 @@ function httpStatus(codes: string): string {
   return `(?:\\bHTTP(?:\\/[\\d.]+)?|\\bstatus(?:[ _-]?code)?|\\berror|\\bcode)[\\s:=]*(?:${codes})\\b`;
 }
 
-/** Ordered cues: the first category whose pattern matches the text wins. */
+/**
+ * Ordered cues: the first category whose pattern matches the text wins. Permission, validation and conflict
+ * wording is read before the transient cues, so that "…and try again" or an argument named `timeout` in a
+ * refusal does not make it look transient; weak validation words (`invalid`, `expected`, `required`) come last.
+ */
 const CUES: readonly (readonly [FailureCategory, RegExp])[] = [
   [
     'rate_limit',
     new RegExp(
-      `\\brate[ -]?limit|\\btoo many (?:requests|calls)|\\bthrottl|\\bquota exceeded|${httpStatus('429')}`,
-      'i',
-    ),
-  ],
-  [
-    'transient',
-    new RegExp(
-      `\\btime(?:d)?[ -]?out\\b|\\btimeout|\\bunavailable\\b|\\btemporar(?:y|ily)\\b|\\btry again later\\b|\\bbad gateway\\b|\\bECONNRESET\\b|\\bECONNREFUSED\\b|${httpStatus('50[234]')}`,
+      `\\brate[ -]?limit|\\btoo many (?:requests|calls)|\\bthrottl|\\bquota exceeded|\\breached (?:that|the|its|this|their|your) limit\\b|\\blimit (?:reached|exceeded)\\b|${httpStatus('429')}`,
       'i',
     ),
   ],
@@ -39,27 +36,46 @@ const CUES: readonly (readonly [FailureCategory, RegExp])[] = [
     ),
   ],
   [
-    'not_found',
-    new RegExp(
-      `\\bnot found\\b|\\bno such\\b|\\bdoes not exist\\b|\\bunknown (?:task|item|record|id)\\b|${httpStatus('404')}`,
-      'i',
-    ),
+    'validation',
+    /\binvalid (?:arguments?|input|options?|params|parameters?|values?|type)\b|\bvalidation\b|\bmalformed\b|\bmust be\b|\bis required\b|\bmissing required\b/i,
   ],
   [
     'conflict',
     new RegExp(
-      `\\bconflict\\b|\\balready exists\\b|\\bversion mismatch\\b|\\bstale\\b|${httpStatus('409')}`,
+      `\\bconflict\\b|\\balready exists\\b|\\bsomeone (?:else )?changed\\b|\\bchanged since\\b|\\bversion mismatch\\b|\\bstale\\b|\\bunique constraint\\b|\\bduplicate key\\b|${httpStatus('409')}`,
       'i',
     ),
   ],
-  ['validation', /\binvalid\b|\bexpected\b|\brequired\b|\bmust be\b|\bvalidation\b|\bmalformed\b/i],
+  [
+    'transient',
+    new RegExp(
+      [
+        '\\btime(?:d)?[ -]?out\\b|\\btimeout|\\bunavailable\\b|\\btemporar(?:y|ily)\\b|\\btry again\\b|\\bbad gateway\\b',
+        '\\brefused\\b|\\bconnection (?:was )?(?:reset|closed|lost)\\b|\\breset by peer\\b|\\bsocket hang up\\b|\\bfetch failed\\b',
+        '\\bnetwork error\\b|\\boverloaded\\b|\\bdatabase is locked\\b|\\bdeadlock\\b',
+        '\\bE(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|NETUNREACH|HOSTUNREACH|NOTFOUND|AI_AGAIN)\\b',
+        httpStatus('50[234]'),
+      ].join('|'),
+      'i',
+    ),
+  ],
+  [
+    'not_found',
+    new RegExp(
+      `\\bnot found\\b|\\bno such\\b|\\bdoes not exist\\b|\\bno \\w+ [\\w#:-]+ exists\\b|\\bunknown (?:task|item|record|id|tool)\\b|${httpStatus('404')}`,
+      'i',
+    ),
+  ],
+  ['validation', /\binvalid\b|\bexpected\b|\brequired\b/i],
 ];
 
 /**
- * Guesses the category of a foreign `isError` result (or a bare text) from its wording: "rate limit"/"too
- * many" → `rate_limit`, "timeout"/"unavailable" → `transient`, "permission"/"forbidden"/"not allowed" →
- * `permission`, "not found" → `not_found`, "conflict"/"already exists" → `conflict`, "invalid"/"expected" →
- * `validation`, anything else → `internal`; HTTP statuses count only where the text says they are one. A guess
+ * Guesses the category of a foreign `isError` result (or a bare text) from its wording, in this order: "rate
+ * limit"/"too many" → `rate_limit`; "permission"/"forbidden"/"not allowed" → `permission`; "invalid
+ * argument"/"validation"/"must be"/"is required" → `validation`; "conflict"/"already exists"/"unique constraint"
+ * → `conflict`; "timed out"/"unavailable"/"refused"/"connection reset"/"try again"/"database is locked" and the
+ * Node network error codes → `transient`; "not found"/"no such" → `not_found`; "invalid"/"expected"/"required" →
+ * `validation`; anything else → `internal`. HTTP statuses count only where the text says they are one. A guess
  * only: prefer `decodeFailure` when `_meta` is present.
  */
 export function guessCategory(result: unknown): FailureCategory {
