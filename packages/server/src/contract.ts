@@ -61,6 +61,30 @@ export interface ToolContext {
    * nothing was changed.
    */
   commit<T>(work: () => T): T;
+  /**
+   * Present only when the call runs as a task (tasks extension): the task's id, and `input` to park the task in
+   * `input_required` until the client answers through `tasks/update`. `progress` then sets the task's
+   * `statusMessage`, and `signal` also fires on `tasks/cancel`.
+   */
+  readonly task?: TaskRunContext;
+}
+
+/** What a handler running as a task can do besides the usual context; see {@link ToolContext.task}. */
+export interface TaskRunContext {
+  readonly taskId: string;
+  /** Asks the client for input (`elicitation/create` and the like, by unique key); resolves with the answers. */
+  input(requests: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/**
+ * How a tool runs as a task of the tasks extension (`io.modelcontextprotocol/tasks`). A client that declared the
+ * extension on the request gets a task; one that did not gets the result inline within `deadlineMs` (`optional`)
+ * or JSON-RPC -32021 (`required`).
+ */
+export interface TaskSupport {
+  readonly support: 'optional' | 'required';
+  /** Deadline of the work when it runs as a task (default 10 minutes); the inline deadline stays `deadlineMs`. */
+  readonly deadlineMs?: number;
 }
 
 /** What a handler returns on success: a text for the model and, optionally, structured data. */
@@ -89,6 +113,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   readonly deadlineMs?: number;
   /** Whether the tool accepts an `idempotencyKey` argument and replays repeats. */
   readonly idempotent?: boolean;
+  /** Whether and how the tool may run as a task (default: never, always inline). */
+  readonly task?: TaskSupport;
   readonly handler: (args: z.infer<Input>, ctx: ToolContext) => Promise<ToolSuccess>;
 }
 

@@ -3,6 +3,8 @@ export type {
   PermissionPolicy,
   Principal,
   PrincipalRecheck,
+  TaskRunContext,
+  TaskSupport,
   TokenRefusal,
   TokenVerifier,
   ToolContext,
@@ -25,7 +27,34 @@ export type { RecourseServerInstance, RecourseServerOptions } from './recourse-s
 export { buildToolCatalog, DUPLICATE_TOOL, IDEMPOTENCY_ARGUMENT } from './tool-catalog.ts';
 /** Re-exported from `@recourse/core`, where the idempotency `_meta` entry is defined once. */
 export { IDEMPOTENCY_META_KEY } from '@recourse/core';
-export type { CatalogTool, RawTool, ToolCatalog, ToolCatalogOptions } from './tool-catalog.ts';
+export type {
+  CatalogTool,
+  RawTaskRun,
+  RawTaskSupport,
+  RawTool,
+  ToolCatalog,
+  ToolCatalogOptions,
+} from './tool-catalog.ts';
+export { isTerminal, TERMINAL_STATUSES } from './tasks/task-store.ts';
+export type { StoredTask, TaskError, TaskPatch, TaskStatus, TaskStore } from './tasks/task-store.ts';
+export { createMemoryTaskStore } from './tasks/task-store.memory.ts';
+export {
+  createTaskRuntime,
+  DEFAULT_TASK_LEASE_MS,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_TASK_TTL_MS,
+  newTaskId,
+} from './tasks/task-runtime.ts';
+export type {
+  TaskLaunch,
+  TaskOutcome,
+  TaskRuntime,
+  TaskRuntimeOptions,
+  TaskWork,
+} from './tasks/task-runtime.ts';
+export { MISSING_CLIENT_CAPABILITY } from './tasks/task-methods.ts';
+export { DEFAULT_TASK_DEADLINE_MS, TASK_REF_KEY } from './tasks/task-submission.ts';
+export { TASKS_EXTENSION_ID } from './tasks/task-wire.ts';
 export { createRateLimits, INVALID_RATE_LIMIT } from './rate-limits.ts';
 export type {
   RateLimitOptions,

@@ -32,6 +32,14 @@ import { createCallRecorder, type CallRecorder } from './call-recorder.ts';
 import { runPipeline, type PipelineEnv } from './pipeline/pipeline.ts';
 import { runRawTool } from './raw-tool-runner.ts';
 import type { MappedResult } from './pipeline/result-mapping.ts';
+import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { TaskStore } from './tasks/task-store.ts';
+import { createMemoryTaskStore } from './tasks/task-store.memory.ts';
+import { createTaskRuntime, type TaskRuntime } from './tasks/task-runtime.ts';
+import { declaresTasks, registerTaskMethods, tasksExtensionRequired } from './tasks/task-methods.ts';
+import { pipelineTaskSubmitter } from './tasks/task-submission.ts';
+import { submitRawTask } from './tasks/raw-task.ts';
+import { createTaskResult } from './tasks/task-wire.ts';
 
 /** Options of {@link createRecourseServer}. */
 export interface RecourseServerOptions {
@@ -78,6 +86,20 @@ export interface RecourseServerOptions {
    * verifies the token on every request, nor for raw tools. Default none: the connection's principal holds.
    */
   readonly recheckPrincipal?: PrincipalRecheck;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`): where tasks are kept (default a memory store, lost on
+   * restart; use a shared durable store when several instances serve one deployment), how long they are kept
+   * (`ttlMs`, default 1 h), the poll interval suggested to clients (default 1000 ms) and the lease this
+   * instance holds over its running tasks (default 15 s: a task whose instance died is failed within it).
+   * The extension is served when this is set or any tool declares `task` support.
+   */
+  readonly tasks?: {
+    readonly store?: TaskStore;
+    readonly ttlMs?: number;
+    readonly pollIntervalMs?: number;
+    readonly leaseMs?: number;
+    readonly instanceId?: string;
+  };
 }
 
 /** A Recourse server: the contract's {@link RecourseServer} plus the prepared `tools/list` entries. */
@@ -85,6 +107,10 @@ export interface RecourseServerInstance extends RecourseServer {
   readonly inflight: InflightRegistry;
   /** The `tools/list` entries, in name order. */
   readonly listing: ToolCatalog['listing'];
+  /** The tasks-extension runtime, when the extension is served. */
+  readonly tasks?: TaskRuntime;
+  /** Stops the task heartbeat and fails the tasks still running in this process. */
+  close(): Promise<void>;
 }
 
 /** 24 hours, the default lifetime of an idempotency record. */
@@ -106,6 +132,30 @@ interface Dispatch {
   readonly catalog: ToolCatalog;
   readonly env: PipelineEnv;
   readonly record: CallRecorder;
+  readonly tasks?: TaskRuntime;
+}
+
+/** The answer to a submission that started (or replayed) a task; a replay of an expired task is a plain result. */
+async function submissionAnswer(
+  tasks: TaskRuntime,
+  taskId: string,
+  memberId: string,
+  tool: string,
+): Promise<CreateTaskResultV2 | CallToolResult> {
+  try {
+    return createTaskResult(await tasks.view(taskId, memberId));
+  } catch {
+    return {
+      content: [
+        {
+          type: 'text',
+          text:
+            `This ${tool} call was already made with this idempotency key as task ${taskId}, which has expired. ` +
+            `Nothing was done again; use a new idempotencyKey to run it anew.`,
+        },
+      ],
+    };
+  }
 }
 
 async function dispatchCall(
@@ -115,33 +165,76 @@ async function dispatchCall(
   principal: Principal | undefined,
   transport: TransportLeg,
   sdk: Parameters<typeof runPipeline>[0]['sdk'],
-): Promise<CallToolResult | InputRequiredResult> {
+): Promise<CallToolResult | InputRequiredResult | CreateTaskResultV2> {
   const startedAt = Date.now();
   const correlationId = newCorrelationId();
   const memberId = principal?.memberId ?? null;
   const tool = dispatch.catalog.pipelineTool(name);
   const raw = tool === undefined ? dispatch.catalog.rawTool(name) : undefined;
+  const support = tool?.definition.task?.support ?? raw?.task?.support;
+  const tasks = support === undefined || !declaresTasks(sdk) ? undefined : dispatch.tasks;
+  const logEntry = (mapped: Pick<MappedResult, 'outcome' | 'code'>): void =>
+    dispatch.record({
+      at: new Date(startedAt).toISOString(),
+      memberId,
+      tool: tool !== undefined || raw !== undefined ? name : name.slice(0, 100),
+      outcome: mapped.outcome,
+      code: mapped.code,
+      durationMs: Date.now() - startedAt,
+      correlationId,
+    });
+  if (support === 'required' && tasks === undefined) {
+    logEntry({ outcome: 'validation', code: 'TASKS_EXTENSION_REQUIRED' });
+    throw tasksExtensionRequired(`The tool ${name}`);
+  }
+  const launch =
+    tasks === undefined
+      ? undefined
+      : {
+          runtime: tasks,
+          tool: name,
+          correlationId,
+          logger: dispatch.env.logger,
+          record: dispatch.record,
+          ownerId: memberId ?? '',
+        };
   let mapped: MappedResult;
   if (tool !== undefined) {
+    const asTask =
+      launch === undefined
+        ? undefined
+        : pipelineTaskSubmitter({
+            ...launch,
+            tool,
+            logger: dispatch.env.logger.child({ correlationId, tool: name }),
+            redactSuccessText: dispatch.env.redactSuccessText,
+          });
     mapped = await runPipeline(
-      { tool, rawArguments, principal, transport, sdk, correlationId, startedAt },
+      {
+        tool,
+        rawArguments,
+        principal,
+        transport,
+        sdk,
+        correlationId,
+        startedAt,
+        ...(asTask === undefined ? {} : { asTask }),
+      },
       dispatch.env,
     );
   } else if (raw !== undefined) {
-    mapped = await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, memberId);
+    const args = (rawArguments ?? {}) as Record<string, unknown>;
+    mapped =
+      launch !== undefined && raw.task !== undefined
+        ? await submitRawTask(launch, () => raw.task!.start(args, sdk))
+        : await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, memberId);
   } else {
     mapped = { result: { content: [] }, outcome: 'validation', code: 'UNKNOWN_TOOL' };
   }
-  dispatch.record({
-    at: new Date(startedAt).toISOString(),
-    memberId,
-    tool: tool !== undefined || raw !== undefined ? name : name.slice(0, 100),
-    outcome: mapped.outcome,
-    code: mapped.code,
-    durationMs: Date.now() - startedAt,
-    correlationId,
-  });
+  logEntry(mapped);
   if (tool === undefined && raw === undefined) throw unknownTool(name);
+  if (mapped.taskId !== undefined && tasks !== undefined)
+    return submissionAnswer(tasks, mapped.taskId, memberId ?? '', name);
   return mapped.result;
 }
 
@@ -171,7 +264,28 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
     redactSuccessText: options.redactSuccessText ?? true,
     ...(options.recheckPrincipal === undefined ? {} : { recheckPrincipal: options.recheckPrincipal }),
   };
-  const dispatch: Dispatch = { catalog, env, record: createCallRecorder(options.callLog, logger) };
+  const taskCapable =
+    options.tasks !== undefined ||
+    options.tools.some((tool) => tool.task !== undefined) ||
+    (options.rawTools ?? []).some((tool) => tool.task !== undefined);
+  const tasks = taskCapable
+    ? createTaskRuntime({
+        store: options.tasks?.store ?? createMemoryTaskStore(),
+        logger,
+        ...(options.tasks?.ttlMs === undefined ? {} : { ttlMs: options.tasks.ttlMs }),
+        ...(options.tasks?.pollIntervalMs === undefined
+          ? {}
+          : { pollIntervalMs: options.tasks.pollIntervalMs }),
+        ...(options.tasks?.leaseMs === undefined ? {} : { leaseMs: options.tasks.leaseMs }),
+        ...(options.tasks?.instanceId === undefined ? {} : { instanceId: options.tasks.instanceId }),
+      })
+    : undefined;
+  const dispatch: Dispatch = {
+    catalog,
+    env,
+    record: createCallRecorder(options.callLog, logger),
+    ...(tasks === undefined ? {} : { tasks }),
+  };
 
   const inputSchemas = new Map<string, Record<string, unknown>>(
     catalog.listing.map((tool) => [tool.name, tool.inputSchema as Record<string, unknown>]),
@@ -202,11 +316,33 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
         ctx.transport,
         sdk,
       );
-      // An input-required result (2026-07-28 multi-round trip) is not a tool result and is passed on as is.
-      return isInputRequiredResult(result) ? result : low.projectCallToolResult(result, undefined);
+      // An input-required result (2026-07-28 multi-round trip) and a task are not tool results: passed on as is.
+      if (isInputRequiredResult(result) || 'taskId' in result) return result as CallToolResult;
+      return low.projectCallToolResult(result, undefined);
     });
+    if (tasks !== undefined) {
+      registerTaskMethods(server, tasks, async () => {
+        if (
+          ctx.principal === undefined ||
+          ctx.transport !== 'stdio' ||
+          options.recheckPrincipal === undefined
+        )
+          return ctx.principal;
+        const answer = await options.recheckPrincipal(ctx.principal);
+        return 'refused' in answer ? undefined : answer;
+      });
+    }
     return server;
   };
 
-  return { createMcpServer, inflight, tools: options.tools, listing: catalog.listing };
+  return {
+    createMcpServer,
+    inflight,
+    tools: options.tools,
+    listing: catalog.listing,
+    ...(tasks === undefined ? {} : { tasks }),
+    close: async () => {
+      await tasks?.close();
+    },
+  };
 }

@@ -13,6 +13,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { IDEMPOTENCY_META_KEY, type IdempotencyMeta } from '@recourse/core';
 import type { ToolDefinition } from './contract.ts';
+import type { TaskWork } from './tasks/task-runtime.ts';
 
 /** The argument name under which idempotent tools take their idempotency key. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
@@ -31,10 +32,33 @@ export interface RawTool {
   readonly inputSchema: Tool['inputSchema'];
   readonly annotations?: ToolAnnotations;
   readonly _meta?: Record<string, unknown>;
+  /** Whether and how the tool runs as a task for a client that declared the tasks extension. */
+  readonly task?: RawTaskSupport;
   handler(
     args: Record<string, unknown>,
     ctx: ServerContext,
   ): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>;
+}
+
+/**
+ * Task support of a {@link RawTool}. `start` runs at submission with the request's SDK context: it may answer an
+ * input-required result (multi-round trip before the task exists), or return the work to run as the task. The
+ * work's result settles the task `completed`; a thrown SDK `ProtocolError` settles it `failed` with that error.
+ */
+export interface RawTaskSupport {
+  readonly support: 'optional' | 'required';
+  start(
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+  ): InputRequiredResult | RawTaskRun | Promise<InputRequiredResult | RawTaskRun>;
+}
+
+/** The work of a raw tool's task. */
+export type RawTaskRun = (work: TaskWork) => Promise<CallToolResult>;
+
+/** The `execution` entry that tells `tools/list` readers a tool may run as a task. */
+function executionOf(support: 'optional' | 'required' | undefined): Pick<Tool, 'execution'> {
+  return support === undefined ? {} : { execution: { taskSupport: support } };
 }
 
 /** A pipeline tool with everything prepared for calls. */
@@ -94,6 +118,7 @@ function listingOf(definition: ToolDefinition, validator: z.ZodObject, ttlMs: nu
     description: definition.description,
     inputSchema,
     annotations: { ...definition.annotations },
+    ...executionOf(definition.task?.support),
     ...(definition.idempotent === true
       ? {
           _meta: {
@@ -112,6 +137,7 @@ function rawListingOf(raw: RawTool): Tool {
     inputSchema: raw.inputSchema,
     ...(raw.annotations === undefined ? {} : { annotations: raw.annotations }),
     ...(raw._meta === undefined ? {} : { _meta: raw._meta }),
+    ...executionOf(raw.task?.support),
   };
 }
 

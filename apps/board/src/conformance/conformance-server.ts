@@ -29,6 +29,7 @@ import { conformanceExtension } from './fixture-catalog.ts';
 import { legacyFixtureTools } from './fixture-tools.ts';
 import { inputRequiredFixtureTools } from './mrtr-tools.ts';
 import { headerFixtureTool, jsonSchemaFixtureTool } from './schema-fixture-tools.ts';
+import { taskFixtureTools } from './task-fixture-tools.ts';
 
 /** Name of the member that conformance mode serves unauthenticated requests as. */
 export const CONFORMANCE_MEMBER_NAME = 'Conformance suite';
@@ -92,6 +93,7 @@ export async function createConformanceBoard(board: BoardServer, logger: Logger)
       jsonSchemaFixtureTool(),
       headerFixtureTool(),
       ...listChangeTools(bus),
+      ...taskFixtureTools(),
     ],
     extend: conformanceExtension(),
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },

@@ -20,10 +20,11 @@ import { recheckPrincipal, requirePrincipal } from './principal-step.ts';
 import { checkPermission } from './permission-step.ts';
 import { checkRateLimit } from './rate-limit-step.ts';
 import { validateArguments } from './validation-step.ts';
-import { runIdempotent } from './idempotency-step.ts';
+import { runIdempotent, type IdempotentCall } from './idempotency-step.ts';
 import { raceScope, startHandler, watchLateOutcome } from './handler-step.ts';
 import { createToolContext } from './tool-context.ts';
 import { mapFailure, mapSuccess, type MappedResult } from './result-mapping.ts';
+import { taskRefOf, type TaskSubmitter } from '../tasks/task-submission.ts';
 
 /** What the pipeline shares across calls of one server. */
 export interface PipelineEnv {
@@ -49,6 +50,11 @@ export interface PipelineCall {
   readonly correlationId: string;
   /** Epoch milliseconds when the call arrived; the deadline counts from here. */
   readonly startedAt: number;
+  /**
+   * Set when the call runs as a task: after the guards (and the idempotency claim) this starts the task instead
+   * of running the handler, and the result names the task (`MappedResult.taskId`).
+   */
+  readonly asTask?: TaskSubmitter;
 }
 
 /**
@@ -87,6 +93,29 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
       sdk: call.sdk,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
+    const keyedCall = (key: string): IdempotentCall => ({
+      ...env.idempotency,
+      memberId: principal.memberId,
+      tool: definition.name,
+      key,
+      args,
+      scope,
+      logger,
+    });
+    if (call.asTask !== undefined) {
+      const submit = call.asTask;
+      const submission = { principal, args, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) };
+      keyed = idempotencyKey !== undefined;
+      const outcome =
+        idempotencyKey === undefined
+          ? { success: await raceScope(submit(submission), scope), replayed: false }
+          : await runIdempotent(keyedCall(idempotencyKey), () => submit(submission)); // 5
+      if (outcome.replayed) logger.info('idempotent task submission replayed');
+      const taskId = taskRefOf(outcome.success);
+      if (taskId !== undefined)
+        return { result: { content: [] }, outcome: 'ok', code: 'TASK_SUBMITTED', taskId };
+      return mapSuccess(outcome.success, call.correlationId, env.redactSuccessText);
+    }
     const start = (): ReturnType<typeof startHandler> => {
       const work = startHandler(definition, args, ctx); // 6, 7
       watchLateOutcome(work, scope, logger);
@@ -95,18 +124,7 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
     if (idempotencyKey === undefined)
       return mapSuccess(await raceScope(start(), scope), call.correlationId, env.redactSuccessText);
     keyed = true;
-    const outcome = await runIdempotent(
-      {
-        ...env.idempotency,
-        memberId: principal.memberId,
-        tool: definition.name,
-        key: idempotencyKey,
-        args,
-        scope,
-        logger,
-      },
-      start,
-    ); // 5
+    const outcome = await runIdempotent(keyedCall(idempotencyKey), start); // 5
     if (outcome.replayed) logger.info('idempotent call replayed');
     return mapSuccess(outcome.success, call.correlationId, env.redactSuccessText);
   } catch (error) {

@@ -27,6 +27,8 @@ export interface MappedResult {
   readonly result: CallToolResult | InputRequiredResult;
   readonly outcome: 'ok' | FailureCategory;
   readonly code: string | null;
+  /** Set when the call was submitted as a task (or replayed such a submission): the task's id. */
+  readonly taskId?: string;
 }
 
 /** Facts about the call that the failure mapping needs. */
