@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { assembleBoardServer, type BoardServer, type BoardServerOptions } from './board-server.ts';
 import { createPgCallLog } from './kit/call-log.pg.ts';
+import { createPgTaskStore } from './kit/task-store.pg.ts';
 import { createPgIdempotencyStore } from './kit/idempotency-store.pg.ts';
 import { pgRateLimitStoreFactory } from './kit/rate-limit-store.pg.ts';
 import { createPgBoardStore } from './store/board-store.pg.ts';
@@ -51,6 +52,7 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
       callLog: createPgCallLog(pool),
       idempotency: createPgIdempotencyStore(pool),
       rateLimitStore: pgRateLimitStoreFactory(pool),
+      taskStore: createPgTaskStore(pool),
       closeResources: async () => {
         if (ownsPool) await pool.end();
       },

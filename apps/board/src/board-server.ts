@@ -14,6 +14,7 @@ import {
   type RateLimitOptions,
   type RateLimitStoreFactory,
   type RecourseServerInstance,
+  type TaskStore,
   type TokenVerifier,
 } from '@recourse/server';
 import { boardPermissions } from './domain/roles.ts';
@@ -21,6 +22,7 @@ import type { BoardCallLog } from './kit/call-log.ts';
 import { createSqliteCallLog } from './kit/call-log.sqlite.ts';
 import { createSqliteIdempotencyStore } from './kit/idempotency-store.sqlite.ts';
 import { sqliteRateLimitStoreFactory } from './kit/rate-limit-store.sqlite.ts';
+import { createSqliteTaskStore } from './kit/task-store.sqlite.ts';
 import { createBoardServices, type BoardServices } from './services/board-services.ts';
 import type { BoardStore } from './store/board-store.ts';
 import { createSqliteBoardStore } from './store/board-store.sqlite.ts';
@@ -52,6 +54,11 @@ export interface BoardServerOptions {
   readonly defaultDeadlineMs?: number;
   /** Clock for writes and token expiry (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * Tasks extension: kept `ttlMs` (default 1 h) after creation, `pollIntervalMs` suggested (default 1000), and
+   * `leaseMs` (default 15 s) within which a task whose instance died is failed.
+   */
+  readonly tasks?: { readonly ttlMs?: number; readonly pollIntervalMs?: number; readonly leaseMs?: number };
 }
 
 /** Options of {@link createBoardServer}: a data directory or an open SQLite database. */
@@ -69,7 +76,9 @@ export interface BoardServer {
   readonly services: BoardServices;
   readonly callLog: BoardCallLog;
   readonly idempotency: IdempotencyStore;
-  /** Closes the store and the database. */
+  /** Where tasks-extension tasks live (same database), shared by every instance on PostgreSQL. */
+  readonly taskStore: TaskStore;
+  /** Fails the tasks still running here, then closes the store and the database. */
   close(): Promise<void>;
 }
 
@@ -84,6 +93,7 @@ export interface BoardParts {
   readonly callLog: BoardCallLog;
   readonly idempotency: IdempotencyStore;
   readonly rateLimitStore: RateLimitStoreFactory;
+  readonly taskStore: TaskStore;
   /** Releases what the parts hold beyond the store (e.g. the database handle). */
   readonly closeResources: () => Promise<void>;
 }
@@ -104,6 +114,7 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     rateLimit: { storeFactory: parts.rateLimitStore, ...options.rateLimit },
     idempotency: { store: parts.idempotency },
     callLog: parts.callLog,
+    tasks: { store: parts.taskStore, ...options.tasks },
     // stdio verifies RECOURSE_TOKEN once; this checks its token and member again on every call.
     recheckPrincipal: services.tokens.recheck(),
   });
@@ -113,7 +124,9 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     services,
     callLog: parts.callLog,
     idempotency: parts.idempotency,
+    taskStore: parts.taskStore,
     async close() {
+      await server.close();
       await store.close();
       await parts.closeResources();
     },
@@ -147,6 +160,7 @@ export function createBoardServer(options: SqliteBoardServerOptions = {}): Sqlit
       callLog: createSqliteCallLog(db, { lock }),
       idempotency: createSqliteIdempotencyStore(db, { lock }),
       rateLimitStore: sqliteRateLimitStoreFactory(db, { lock }),
+      taskStore: createSqliteTaskStore(db, { lock }),
       closeResources: () => {
         if (db.open) db.close();
         return Promise.resolve();

@@ -87,6 +87,7 @@ export async function createConformanceBoard(board: BoardServer, logger: Logger)
     logger,
     idempotency: { store: board.idempotency },
     callLog: board.callLog,
+    tasks: { store: board.taskStore },
     rawTools: [
       ...legacyFixtureTools(),
       ...inputRequiredFixtureTools(codec),

@@ -107,6 +107,34 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'tasks-extension tasks',
+    sql: `
+      CREATE TABLE mcp_tasks (
+        task_id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('working', 'input_required', 'completed', 'failed', 'cancelled')),
+        status_message TEXT,
+        created_at INTEGER NOT NULL,
+        last_updated_at INTEGER NOT NULL,
+        ttl_ms INTEGER NOT NULL,
+        poll_interval_ms INTEGER NOT NULL,
+        result TEXT,
+        error TEXT,
+        input_requests TEXT NOT NULL,
+        input_responses TEXT NOT NULL,
+        cancel_requested INTEGER NOT NULL,
+        instance_id TEXT NOT NULL,
+        lease_until INTEGER NOT NULL,
+        version INTEGER NOT NULL
+      );
+      CREATE INDEX mcp_tasks_lease ON mcp_tasks(status, lease_until);
+      CREATE INDEX mcp_tasks_instance ON mcp_tasks(instance_id, status);
+      CREATE INDEX mcp_tasks_created ON mcp_tasks(created_at);
+    `,
+  },
 ];
 
 /**
