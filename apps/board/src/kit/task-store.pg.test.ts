@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { migratePg } from '../store/migrations.pg.ts';
-import { startTempPostgres, type TempPostgres } from '../testing/temp-postgres.ts';
+import { startTempPostgres, type TempPostgres } from '../../../../test/support/temp-postgres.ts';
 import { describeTaskStoreContract } from './task-store.contract.ts';
 import { createPgTaskStore } from './task-store.pg.ts';
 
