@@ -1,7 +1,7 @@
 /**
  * The category guesser and the unknown-tool recognition against real failure texts: every text here is produced
  * live by a real server, never written down. The v1 SDK and fastmcp servers run real failing operations
- * (`fails_like`: refused and reset connections, DNS misses, timeouts, a locked SQLite database, psql's refusal,
+ * (`fails_like`: refused and reset connections, DNS misses, timeouts, a locked SQLite database, node-postgres losing its connection,
  * upstream HTTP status texts, zod and JSON errors…) and their own validation, timeout and unknown-tool paths;
  * the board's failures carry their category in `_meta`, which is the expected answer for their bare text.
  */
@@ -23,7 +23,7 @@ const EXPECTED: Record<FailureCase, FailureCategory> = {
   socket_hang_up: 'transient',
   dns_not_found: 'transient',
   fetch_timeout: 'transient',
-  psql_refused: 'transient',
+  pg_terminated: 'transient',
   sqlite_locked: 'transient',
   sqlite_unique: 'conflict',
   file_missing: 'not_found',

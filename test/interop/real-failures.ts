@@ -1,10 +1,9 @@
 /**
  * Real failures for the interop servers' `fails_like` tool: each case runs the operation that fails in the
- * field (a refused or reset connection, a DNS miss, a timeout, a locked SQLite database, psql's refusal, an
+ * field (a refused or reset connection, a DNS miss, a timeout, a locked SQLite database, node-postgres losing its connection, an
  * upstream's HTTP status text, a programming error…) and throws what the runtime or library threw, unchanged,
  * so the failure texts the client sees are the ones deployed servers really send.
  */
-import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { STATUS_CODES, createServer as createHttpServer, get } from 'node:http';
@@ -13,6 +12,7 @@ import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { z } from 'zod';
 
 /** The failures a `fails_like` call can reproduce. */
@@ -23,7 +23,7 @@ export const FAILURE_CASES = [
   'socket_hang_up',
   'dns_not_found',
   'fetch_timeout',
-  'psql_refused',
+  'pg_terminated',
   'sqlite_locked',
   'sqlite_unique',
   'file_missing',
@@ -126,18 +126,15 @@ export async function failLike(how: FailureCase): Promise<never> {
           throw new Error('the hanging upstream answered');
         },
       );
-    case 'psql_refused': {
-      const port = await closedPort();
-      return new Promise((_, reject) => {
-        execFile(
-          'psql',
-          ['-h', '127.0.0.1', '-p', String(port), '-w', '-c', 'select 1'],
-          (error, _out, stderr) => {
-            reject(new Error(stderr.trim() || error?.message || 'psql exited'));
-          },
-        );
-      });
-    }
+    case 'pg_terminated':
+      // node-postgres against a server that hangs up during the handshake.
+      return withServer(
+        (socket) => socket.end(),
+        async (port) => {
+          await new pg.Client({ host: '127.0.0.1', port, user: 'interop', database: 'interop' }).connect();
+          throw new Error('the handshake succeeded');
+        },
+      );
     case 'sqlite_locked':
       return sqlite((path) => {
         const holder = new Database(path);

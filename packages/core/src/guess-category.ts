@@ -51,7 +51,7 @@ const CUES: readonly (readonly [FailureCategory, RegExp])[] = [
     new RegExp(
       [
         '\\btime(?:d)?[ -]?out\\b|\\btimeout|\\bunavailable\\b|\\btemporar(?:y|ily)\\b|\\btry again\\b|\\bbad gateway\\b',
-        '\\brefused\\b|\\bconnection (?:was )?(?:reset|closed|lost)\\b|\\breset by peer\\b|\\bsocket hang up\\b|\\bfetch failed\\b',
+        '\\brefused\\b|\\bconnection (?:was )?(?:reset|closed|lost|terminated)\\b|\\breset by peer\\b|\\bsocket hang up\\b|\\bfetch failed\\b',
         '\\bnetwork error\\b|\\boverloaded\\b|\\bdatabase is locked\\b|\\bdeadlock\\b',
         '\\bE(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|NETUNREACH|HOSTUNREACH|NOTFOUND|AI_AGAIN)\\b',
         httpStatus('50[234]'),
