@@ -8,11 +8,6 @@ import { isToolFailure } from '@recourse/core';
 import { HELP } from './help.ts';
 import type { CliIo } from './io.ts';
 import { UsageError, USAGE_EXIT_CODE } from './usage-error.ts';
-import { serveCommand } from './commands/serve.ts';
-import { stdioCommand } from './commands/stdio.ts';
-import { membersCommand } from './commands/members.ts';
-import { tokensCommand } from './commands/tokens.ts';
-import { logCommand } from './commands/log.ts';
 
 function helpFor(path: string, io: CliIo): number {
   io.out(HELP[path] ?? HELP[''] ?? '');
@@ -28,21 +23,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     let result: number | 'help';
     let path = command;
     switch (command) {
+      // Each command is loaded when it runs, so that `--help` and usage errors start fast.
       case 'serve':
-        result = await serveCommand(rest, io);
+        result = await (await import('./commands/serve.ts')).serveCommand(rest, io);
         break;
       case 'stdio':
-        result = await stdioCommand(rest, io);
+        result = await (await import('./commands/stdio.ts')).stdioCommand(rest, io);
         break;
       case 'log':
-        result = await logCommand(rest, io);
+        result = await (await import('./commands/log.ts')).logCommand(rest, io);
         break;
       case 'members':
       case 'tokens': {
         const [sub, ...args] = rest;
         path = sub === undefined || sub.startsWith('-') ? command : `${command} ${sub}`;
         result =
-          command === 'members' ? await membersCommand(sub, args, io) : await tokensCommand(sub, args, io);
+          command === 'members'
+            ? await (await import('./commands/members.ts')).membersCommand(sub, args, io)
+            : await (await import('./commands/tokens.ts')).tokensCommand(sub, args, io);
         break;
       }
       default:

@@ -4,7 +4,6 @@
  *
  * @packageDocumentation
  */
-import { createRecourseClient } from '../recourse-client.ts';
 import { parseArgs } from './args.ts';
 import { EXIT_CODES, exitCodeOf } from './exit-codes.ts';
 import { renderFailure, renderJson, renderSuccess } from './render.ts';
@@ -57,6 +56,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_CODES.usage;
   }
   const { command } = parsed;
+  // Loaded here, after the arguments were read, so that `--help` and usage errors do not load the SDK client.
+  const { createRecourseClient } = await import('../recourse-client.ts');
   const client = createRecourseClient({
     target: command.target,
     protocol: command.protocol,
