@@ -3,7 +3,7 @@
  * token; the token works over HTTP; SIGTERM stops it cleanly; `log` shows the calls without argument values;
  * wrong usage exits 2 with one line. Also: rate-limit counts survive a restart (SQLite limiter).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { failureMetaOf, startTestBoard } from '../apps/board/src/testing/board-host.ts';
+import { CLI_ENV, startServe } from '../apps/board/src/testing/serve-process.ts';
 
 const BIN = fileURLToPath(new URL('../apps/board/bin/recourse-board.mjs', import.meta.url));
-/** The environment for the CLI: without DATABASE_URL, so that it uses the SQLite data directory given. */
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL'));
+const ENV = CLI_ENV;
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'recourse-board-cli-'));
@@ -24,38 +24,6 @@ function tempDir(): string {
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Starts `serve --port 0` and resolves with its stdout lines once the owner-token block (or the URL) is printed. */
-async function startServe(dataDir: string, firstStart: boolean) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: ENV,
-  });
-  let stdout = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`serve did not start within 20 s; stdout: ${stdout}`)),
-      20_000,
-    );
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      const ready = firstStart ? /Use it as/.test(stdout) : /^Data: /m.test(stdout);
-      if (ready) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    void exited.then((code) => reject(new Error(`serve exited with ${String(code)}`)));
-  });
-  return {
-    lines: () => stdout.split('\n').filter((l) => l !== ''),
-    async stop(): Promise<number | null> {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 function cli(...args: string[]) {
   const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: ENV });

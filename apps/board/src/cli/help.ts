@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { operatorHelp } from './operator-settings.ts';
 
 const DATA_DIR =
   '  --data-dir DIR     data directory (default: $RECOURSE_DATA_DIR, else ./.data); unused when DATABASE_URL is set';
@@ -22,7 +23,7 @@ Commands:
 
 Data lives in SQLite under --data-dir (default ./.data), or in PostgreSQL when DATABASE_URL is set.
 Run "recourse-board <command> --help" for a command's options.`,
-  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [--conformance]
+  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [limits] [--conformance]
 
 Serves the board over HTTP at http://HOST:PORT/mcp and prints that URL.
 On first start it creates the data directory, the database and an owner member, and prints the owner's
@@ -32,15 +33,21 @@ token once. Stop with Ctrl-C (SIGINT) or SIGTERM.
   --port PORT        port to bind, 0 picks a free one (default 3333)
   --conformance      TEST ONLY: serve the MCP conformance suite's fixtures too, and let requests without a
                      token act as a read-only member; never beyond loopback
-${DATA_DIR}`,
-  stdio: `Usage: RECOURSE_TOKEN=rbt_… recourse-board stdio [--data-dir DIR]
+${DATA_DIR}
+
+Limits (a flag wins over its environment variable; a bad value exits 2 naming the flag and the accepted range):
+${operatorHelp('serve')}`,
+  stdio: `Usage: RECOURSE_TOKEN=rbt_… recourse-board stdio [--data-dir DIR] [limits]
 
 Serves the board over stdin/stdout (for desktop MCP clients) as the member whose token is in RECOURSE_TOKEN.
 The token and its member are checked again on every tool call: once the token is revoked or expires, or the
 member is revoked, calls are refused (CREDENTIAL_REFUSED); a role change applies from the next call.
 Nothing but MCP messages is written to stdout; logs go to stderr.
 
-${DATA_DIR}`,
+${DATA_DIR}
+
+Limits (a flag wins over its environment variable; a bad value exits 2 naming the flag and the accepted range):
+${operatorHelp('stdio')}`,
   members: `Usage: recourse-board members <add|role|revoke|list> [options]
 
   add --name NAME --kind person|assistant --role owner|maintainer|contributor|viewer

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { Logger } from 'pino';
-import { createBoardServer, type BoardServer } from '../board-server.ts';
+import { createBoardServer, type BoardServer, type BoardServerOptions } from '../board-server.ts';
 import { createPgBoardServer } from '../board-server.pg.ts';
 import { resolveDataDir } from './data-dir.ts';
 import type { CliIo } from './io.ts';
@@ -16,16 +16,23 @@ export interface OpenedBoard {
   readonly where: string;
 }
 
-/** Opens the board for a command: `DATABASE_URL` wins over `--data-dir` / `RECOURSE_DATA_DIR` / `./.data`. */
+/**
+ * Opens the board for a command: `DATABASE_URL` wins over `--data-dir` / `RECOURSE_DATA_DIR` / `./.data`.
+ * `options` (rate limits, default deadline) go to the board server.
+ */
 export async function openBoard(
   io: CliIo,
   dataDirFlag: string | boolean | undefined,
   logger: Logger,
+  options: Omit<BoardServerOptions, 'logger'> = {},
 ): Promise<OpenedBoard> {
   const databaseUrl = io.env['DATABASE_URL'];
   if (databaseUrl !== undefined && databaseUrl !== '') {
-    return { board: await createPgBoardServer({ databaseUrl, logger }), where: 'PostgreSQL (DATABASE_URL)' };
+    return {
+      board: await createPgBoardServer({ ...options, databaseUrl, logger }),
+      where: 'PostgreSQL (DATABASE_URL)',
+    };
   }
   const dataDir = resolveDataDir(dataDirFlag, io);
-  return { board: createBoardServer({ dataDir, logger }), where: dataDir };
+  return { board: createBoardServer({ ...options, dataDir, logger }), where: dataDir };
 }

@@ -26,6 +26,7 @@ import {
   readBody,
 } from './request-body.ts';
 import { authenticate, DEFAULT_TOKEN_HINT } from './bearer-auth.ts';
+import { DEFAULT_MAX_JSON_DEPTH } from '../json-depth.ts';
 import { buildMetadata, metadataPaths } from './protected-resource-metadata.ts';
 import { applyCancellations, isSingleCancellation, legacyCancellations } from './legacy-cancel.ts';
 import { writeRefusal, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
@@ -48,10 +49,16 @@ export interface HttpHostOptions {
   readonly path?: string;
   /** Largest accepted request body in bytes (default 1 MiB); larger bodies get 413. */
   readonly maxBodyBytes?: number;
+  /** Deepest JSON nesting of a request body (default 64); deeper bodies get 400 / -32600 before parsing. */
+  readonly maxJsonDepth?: number;
   /** Accepted `Host` values (`name` or `name:port`); default the loopback names with the bound port; `false` disables the check. */
   readonly allowedHosts?: readonly string[] | false;
   /** Accepted browser origins (`scheme://host:port`); default the loopback origins with the bound port; `false` disables the check. */
   readonly allowedOrigins?: readonly string[] | false;
+  /** `Host` values accepted besides `allowedHosts` or its default, e.g. the public name behind a reverse proxy. */
+  readonly alsoAllowedHosts?: readonly string[];
+  /** Browser origins accepted besides `allowedOrigins` or its default. */
+  readonly alsoAllowedOrigins?: readonly string[];
   /** Per client address, checked before authentication (default 600 requests per 10 s); `false` disables it. */
   readonly flood?: FloodLimit | false;
   /** Where refusals (info/warn, with the client address, never tokens) and faults go; default silent. */
@@ -102,13 +109,16 @@ export interface HttpHost {
  * JSON-RPC shape (400, -32600) → bearer token (401, -31401; 503 when the verifier throws). Serving goes
  * on after every refusal.
  *
- * @throws RangeError for an invalid `flood` or `maxBodyBytes`; the `listen` error when binding fails.
+ * @throws RangeError for an invalid `flood`, `maxBodyBytes` or `maxJsonDepth`; the `listen` error when binding fails.
  */
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const mcpPath = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!(maxBodyBytes > 0))
     throw new RangeError(`maxBodyBytes must be a positive number; received ${maxBodyBytes}.`);
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  if (!(Number.isSafeInteger(maxJsonDepth) && maxJsonDepth >= 1))
+    throw new RangeError(`maxJsonDepth must be a whole number of at least 1; received ${maxJsonDepth}.`);
   const log = (options.logger ?? pino({ enabled: false })).child({ component: 'http-host' });
   const flood = createFloodGuard(options.flood ?? DEFAULT_FLOOD_LIMIT);
   const [metadataPath, metadataRoot] = metadataPaths(mcpPath);
@@ -203,7 +213,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (before !== undefined) return refuse(before);
     const read = await readBody(req, maxBodyBytes);
     if (!read.ok) return refuse(read.refusal);
-    const parsed = parseJsonRpcBody(read.text);
+    const parsed = parseJsonRpcBody(read.text, maxJsonDepth);
     if (!parsed.ok) return refuse(parsed.refusal, parsed.id);
 
     const principal = await signIn(parsed.id);
@@ -312,9 +322,13 @@ function resolvePolicy(options: HttpHostOptions, host: string, port: number): Ho
     wildcard || loopback.allowedOrigins === false
       ? loopback.allowedOrigins
       : [...loopback.allowedOrigins, `http://${bound}:${port}`];
+  const hosts = options.allowedHosts ?? defaultHosts;
+  const origins = options.allowedOrigins ?? defaultOrigins;
+  const moreHosts = options.alsoAllowedHosts ?? [];
+  const moreOrigins = options.alsoAllowedOrigins ?? [];
   return {
-    allowedHosts: options.allowedHosts ?? defaultHosts,
-    allowedOrigins: options.allowedOrigins ?? defaultOrigins,
+    allowedHosts: hosts === false ? false : [...hosts, ...moreHosts],
+    allowedOrigins: origins === false ? false : [...origins, ...moreOrigins],
     defaults: options.allowedHosts === undefined && options.allowedOrigins === undefined,
   };
 }

@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HOST_REFUSAL_CODES, JSON_RPC_CODES } from './refusal-codes.ts';
 import { NOTHING_CHANGED, clip, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
+import { DEFAULT_MAX_JSON_DEPTH, jsonDepth, tooDeepMessage } from '../json-depth.ts';
 
 /** Default body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -62,10 +63,24 @@ export type ParsedBody =
   | { readonly ok: false; readonly refusal: HttpRefusal; readonly id: JsonRpcId };
 
 /**
- * Parses `text` as JSON-RPC 2.0: malformed JSON is refused with -32700, JSON that is not a JSON-RPC
- * message or batch with -32600 (both HTTP 400).
+ * Parses `text` as JSON-RPC 2.0: a text nesting deeper than `maxDepth` (default 64) is refused with -32600
+ * before it is parsed, malformed JSON with -32700, JSON that is not a JSON-RPC message or batch with -32600
+ * (all HTTP 400).
  */
-export function parseJsonRpcBody(text: string): ParsedBody {
+export function parseJsonRpcBody(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): ParsedBody {
+  if (jsonDepth(text, maxDepth) > maxDepth) {
+    return {
+      ok: false,
+      id: null,
+      refusal: {
+        status: 400,
+        code: JSON_RPC_CODES.InvalidRequest,
+        reason: 'json-depth',
+        message: tooDeepMessage(maxDepth),
+        data: { maxDepth },
+      },
+    };
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -83,4 +83,27 @@ describe('startStdioHost', () => {
     await host.close();
     await host.closed;
   });
+
+  it('answers a line nested deeper than maxJsonDepth with -32600 and its id, and serves the next line', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = lines(stdout);
+    const host = await startStdioHost({
+      factory: createDemoFactory(createDemoState()),
+      principal: erin,
+      stdin,
+      stdout,
+      maxJsonDepth: 32,
+    });
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    stdin.write(
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deep}}}}\n`,
+    );
+    const refusal = await out.next();
+    expect(refusal).toMatchObject({ id: 3, error: { code: -32600, data: { maxDepth: 32 } } });
+    expect((refusal.error as { message: string }).message).toContain('more than 32 levels deep');
+    send(stdin, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'ok' } } });
+    expect(await out.next()).toMatchObject({ id: 4, result: {} });
+    await host.close();
+  });
 });

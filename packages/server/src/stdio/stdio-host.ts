@@ -8,6 +8,8 @@ import type { Readable, Writable } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { pino, type Logger } from 'pino';
 import type { McpServerFactory, Principal } from '../contract.ts';
+import { DEFAULT_MAX_JSON_DEPTH } from '../json-depth.ts';
+import { filterDeepLines } from './depth-filter.ts';
 
 /** Options of {@link startStdioHost}. */
 export interface StdioHostOptions {
@@ -19,6 +21,8 @@ export interface StdioHostOptions {
   readonly stdin?: Readable;
   /** Output stream (default `process.stdout`); nothing but JSON-RPC may be written to it. */
   readonly stdout?: Writable;
+  /** Deepest JSON nesting of a message (default 64); deeper lines are answered with -32600 and dropped. */
+  readonly maxJsonDepth?: number;
   /** Where faults go; default silent. Never log to stdout here. */
   readonly logger?: Logger;
 }
@@ -33,13 +37,19 @@ export interface StdioHost {
 
 /**
  * Starts serving MCP over stdio. A `notifications/cancelled` from the client aborts the named call's
- * `ctx.mcpReq.signal` (the SDK routes it to the pinned instance). Malformed input lines are dropped by
- * the SDK without an answer; they are logged at debug level here.
+ * `ctx.mcpReq.signal` (the SDK routes it to the pinned instance). A line nesting deeper than `maxJsonDepth`
+ * is answered with -32600 before the SDK sees it. Malformed input lines are dropped by the SDK without an
+ * answer; they are logged at debug level here.
  */
 export function startStdioHost(options: StdioHostOptions): Promise<StdioHost> {
   const log = (options.logger ?? pino({ enabled: false })).child({ component: 'stdio-host' });
   const stdin = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const stdout = options.stdout ?? process.stdout;
+  const filtered = filterDeepLines(stdin, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, (line) => {
+    log.info('stdio message refused: nested too deeply');
+    stdout.write(line);
+  });
+  const transport = new StdioServerTransport(filtered, stdout);
   const { principal } = options;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {

@@ -10,6 +10,12 @@ import { openBoard } from '../open-board.ts';
 import { startHttpHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
+import {
+  boardOptionsOf,
+  httpOptionsOf,
+  operatorOptions,
+  readOperatorSettings,
+} from '../operator-settings.ts';
 import { CONFORMANCE_WARNING, startConformanceHost } from '../../conformance/conformance-host.ts';
 
 /** Runs `serve` until a stop is requested; returns the exit code. */
@@ -19,8 +25,10 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     port: { type: 'string' },
     conformance: { type: 'boolean' },
     ...DATA_DIR_OPTION,
+    ...operatorOptions('serve'),
   });
   if (parsed.values['help'] === true) return 'help';
+  const settings = readOperatorSettings('serve', parsed.values, io.env);
   const host = typeof parsed.values['host'] === 'string' ? parsed.values['host'] : '127.0.0.1';
   const port =
     typeof parsed.values['port'] === 'string'
@@ -28,7 +36,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       : 3333;
 
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
-  const { board, where } = await openBoard(io, parsed.values['data-dir'], logger);
+  const { board, where } = await openBoard(io, parsed.values['data-dir'], logger, boardOptionsOf(settings));
   try {
     const first = await ensureOwner(board.services);
     const conformance = parsed.values['conformance'] === true;
@@ -42,6 +50,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
           host,
           port,
           logger,
+          ...httpOptionsOf(settings),
           resourceName: 'Recourse Board',
           tokenHint: 'Ask the board owner for a new token (recourse-board tokens create --member <id>)',
         });

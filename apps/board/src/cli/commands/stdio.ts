@@ -9,6 +9,7 @@ import { openBoard } from '../open-board.ts';
 import { startStdioHost } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { parseCommand } from '../parse.ts';
+import { boardOptionsOf, operatorOptions, readOperatorSettings } from '../operator-settings.ts';
 import { UsageError } from '../usage-error.ts';
 
 /**
@@ -17,8 +18,9 @@ import { UsageError } from '../usage-error.ts';
  * tool call, so a revocation, an expiry or a role change reaches the running session.
  */
 export async function stdioCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
-  const parsed = parseCommand('stdio', args, { ...DATA_DIR_OPTION });
+  const parsed = parseCommand('stdio', args, { ...DATA_DIR_OPTION, ...operatorOptions('stdio') });
   if (parsed.values['help'] === true) return 'help';
+  const settings = readOperatorSettings('stdio', parsed.values, io.env);
   const token = io.env['RECOURSE_TOKEN'];
   if (token === undefined || token === '') {
     throw new UsageError(
@@ -26,7 +28,7 @@ export async function stdioCommand(args: readonly string[], io: CliIo): Promise<
     );
   }
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
-  const { board } = await openBoard(io, parsed.values['data-dir'], logger);
+  const { board } = await openBoard(io, parsed.values['data-dir'], logger, boardOptionsOf(settings));
   try {
     const verified = await board.verifier.verify(token);
     if (!verified.ok) {
@@ -39,6 +41,7 @@ export async function stdioCommand(args: readonly string[], io: CliIo): Promise<
       factory: board.server.createMcpServer,
       principal: verified.principal,
       logger,
+      ...(settings.maxJsonDepth === undefined ? {} : { maxJsonDepth: settings.maxJsonDepth }),
     });
     await Promise.race([host.closed, io.stopRequested]);
     await host.close();
