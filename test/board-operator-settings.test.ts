@@ -44,7 +44,7 @@ describe('recourse-board serve operator settings', () => {
       for (let i = 0; i < 4; i += 1) results.push(await client.callTool({ name: 'whoami', arguments: {} }));
       expect(results.slice(0, 3).every((r) => r.isError !== true)).toBe(true);
       expect(failureMetaOf(results[3])).toMatchObject({ category: 'rate_limit', code: 'RATE_LIMITED' });
-      expect(textOf(results[3])).toContain("may make 3 tool calls a minute");
+      expect(textOf(results[3])).toContain('may make 3 tool calls a minute');
     } finally {
       await client.close();
       await serve.stop();
@@ -83,7 +83,9 @@ describe('recourse-board serve operator settings', () => {
         headers: { host: 'board.example.com', origin: 'https://board.example.com' },
       });
       expect(proxied.status).toBe(200);
-      expect((JSON.parse(proxied.text) as { resource: string }).resource).toBe('https://board.example.com/mcp');
+      expect((JSON.parse(proxied.text) as { resource: string }).resource).toBe(
+        'https://board.example.com/mcp',
+      );
       const other = await rawRequest(metadataUrl, { method: 'GET', headers: { host: 'evil.example.net' } });
       expect(other.status).toBe(403);
     } finally {

@@ -47,7 +47,8 @@ describe('openCallScope', () => {
 
     const failed = openCallScope({ tool: 't', deadlineMs: 100 });
     await expect(failed.commit(() => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
-    expect(failed.changed).toBe(true);
+    // A transaction that failed rolled back: nothing was committed, so nothing changed.
+    expect(failed.changed).toBe(false);
   });
 
   it('counts the deadline from the arrival time', () => {

@@ -46,8 +46,8 @@ export interface CallScope {
   readonly deadlineAt: number;
   readonly deadlineMs: number;
   /**
-   * Whether a {@link CallScope.commit} changed something: a synchronous commit as soon as it ran, an
-   * asynchronous one once it succeeded or failed with another error than the abort reason.
+   * Whether a {@link CallScope.commit} changed something: a synchronous commit once it returned, an
+   * asynchronous one (one transaction) once it succeeded; a commit that threw or rejected changed nothing.
    */
   readonly changed: boolean;
   /** Resolves with the abort reason when the signal fires; never rejects. */
@@ -123,15 +123,13 @@ export function openCallScope(options: CallScopeOptions): CallScope {
         changed = true;
         return result;
       }
-      // Asynchronous work was given the signal and refuses to write once it fired (one transaction): it has
-      // changed something only once it succeeded, or failed for another reason than the abort.
+      // Asynchronous work is one transaction that was given the signal and refuses to write once it fired: it
+      // has changed something only once it succeeded. A failed transaction rolled back and changed nothing.
       result.then(
         () => {
           changed = true;
         },
-        (error: unknown) => {
-          if (!controller.signal.aborted || error !== controller.signal.reason) changed = true;
-        },
+        () => undefined,
       );
       return result;
     },

@@ -56,9 +56,9 @@ export interface ToolContext {
    * Runs a write only while the call is still live: throws the abort reason when the signal has fired,
    * otherwise runs `work` and records that something changed (so a later deadline failure says so).
    * Keep `work` synchronous (one SQLite transaction), or make it one asynchronous transaction that is passed
-   * the signal and refuses to commit once it fired: such work counts as a change only once it succeeded (or
-   * failed with another error than the abort reason), so a deadline that finds it still pending says that
-   * nothing was changed.
+   * the signal and refuses to commit once it fired: such work counts as a change only once it succeeded (a
+   * failed transaction rolled back), so a deadline that finds it still pending, or a failed transaction,
+   * says that nothing was changed.
    */
   commit<T>(work: () => T): T;
   /**

@@ -8,6 +8,13 @@ import type { Database } from 'better-sqlite3';
 import type { CallLogEntry } from '@recourse/server';
 import { toCallLogEntry, type BoardCallLog, type CallLogQuery, type CallLogRow } from './call-log.ts';
 import type { SerialLock } from '../store/serial-lock.ts';
+import { retryWhileBusy } from '../store/busy-retry.ts';
+
+/**
+ * How long a call-log entry waits for a database locked by another process before it is given up (and the
+ * kit logs a warning): 5 minutes, so that a call which failed because the database was busy is still logged.
+ */
+export const CALL_LOG_BUSY_BUDGET_MS = 300_000;
 
 /** The SQLite call log. */
 export type SqliteCallLog = BoardCallLog;
@@ -32,11 +39,12 @@ export function createSqliteCallLog(db: Database, options: { lock?: SerialLock }
           Math.round(entry.durationMs),
           entry.correlationId,
         );
-      if (!options.lock) {
-        write();
-        return Promise.resolve();
-      }
-      return options.lock.runSync(() => void write());
+      const lock = options.lock;
+      const attempt = lock
+        ? () => lock.runSync(() => void write())
+        : () => Promise.resolve().then(() => void write());
+      // The kit does not await the entry; waiting here holds nothing but the entry itself.
+      return retryWhileBusy(attempt, { budgetMs: CALL_LOG_BUSY_BUDGET_MS, maxPauseMs: 1000 });
     },
     recent(query = {}) {
       return Promise.resolve(readRecent(query));

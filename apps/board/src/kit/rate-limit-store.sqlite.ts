@@ -7,6 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
+import { retryWhileBusy } from '../store/busy-retry.ts';
 
 /** Options the kit passes when it needs a limiter for one limit. */
 export interface LimiterOptions {
@@ -42,12 +43,15 @@ function lockedLimiter(limiter: RateLimiterSQLite, lock: SerialLock, purge: () =
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof property !== 'string' || !LOCKED_METHODS.has(property) || typeof value !== 'function')
         return value;
+      // A database locked by another process is waited out between turns of the lock (busy timeout 0).
       return (...args: unknown[]) =>
-        lock.run(async () => {
-          calls += 1;
-          if (calls % PURGE_EVERY_CALLS === 0) purgeQuietly(purge);
-          return (await value.apply(target, args)) as unknown;
-        });
+        retryWhileBusy(() =>
+          lock.run(async () => {
+            calls += 1;
+            if (calls % PURGE_EVERY_CALLS === 0) purgeQuietly(purge);
+            return (await value.apply(target, args)) as unknown;
+          }),
+        );
     },
   });
 }

@@ -26,6 +26,7 @@ import {
   type TokenRow,
 } from './store-rows.ts';
 import { createSerialLock, type SerialLock } from './serial-lock.ts';
+import { retryWhileBusy } from './busy-retry.ts';
 
 /**
  * Creates the SQLite board store on an open, migrated database. `close()` closes the database unless
@@ -54,7 +55,8 @@ export function createSqliteBoardStore(
     const row = stmt('SELECT * FROM members WHERE id = ?').get(id) as MemberRow | undefined;
     return row ? toMember(row) : undefined;
   };
-  const read = <T>(fn: () => T): Promise<T> => lock.runSync(fn);
+  // A locked database is waited out between turns of the lock, so other sections run meanwhile.
+  const read = <T>(fn: () => T): Promise<T> => retryWhileBusy(() => lock.runSync(fn));
 
   const tx: BoardTx = {
     getTask: (ref) => Promise.resolve(getTask(ref)),
@@ -218,19 +220,23 @@ export function createSqliteBoardStore(
     listTokens: () =>
       read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),
     transaction<T>(work: (tx: BoardTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
-      return lock.run(async () => {
-        signal?.throwIfAborted();
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await work(tx);
+      const attempt = () =>
+        lock.run(async () => {
           signal?.throwIfAborted();
-          db.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw error;
-        }
-      });
+          db.exec('BEGIN IMMEDIATE');
+          try {
+            const result = await work(tx);
+            signal?.throwIfAborted();
+            db.exec('COMMIT');
+            return result;
+          } catch (error) {
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw error;
+          }
+        });
+      // A database locked by another process fails BEGIN IMMEDIATE (or, rarely, COMMIT) with nothing
+      // committed; the whole attempt is repeated outside the lock, bounded by the busy budget and `signal`.
+      return retryWhileBusy(attempt, signal === undefined ? {} : { signal });
     },
     close() {
       return lock.run(() => {

@@ -11,12 +11,14 @@ export const DATABASE_FILE = 'board.sqlite';
 
 /**
  * Opens (creating if needed) the SQLite database at `file` (`:memory:` for a private in-memory one) with WAL
- * journaling, foreign keys on and a 5 s busy timeout. Does not migrate: call `migrate(db)`.
+ * journaling and foreign keys on. The busy timeout is 0: a database locked by another process fails at once
+ * instead of blocking the event loop, and the board's stores wait it out asynchronously (`retryWhileBusy`).
+ * Does not migrate: call `migrate(db)`.
  */
 export function openDatabase(file: string): SqliteDatabase {
   const db = new Database(file);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma('busy_timeout = 0');
   return db;
 }

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { rateLimited, ToolFailure, transientFailure } from '@recourse/core';
+import { isToolFailure, rateLimited, ToolFailure, transientFailure } from '@recourse/core';
 import type { Principal } from '../contract.ts';
 import type { RateLimits } from '../rate-limits.ts';
 
@@ -19,7 +19,8 @@ export function describeWindow(windowMs: number): string {
  * Takes the tool's cost from the member's budget; refuses when the budget is spent, saying the limit and how long
  * to wait. Failures: `rate_limit` / `RATE_LIMITED` (retryable, `retryAfterMs` from the limiter),
  * `rate_limit` / `RATE_LIMIT_COST_TOO_HIGH` (the tool costs more than the whole budget; not retryable),
- * `transient` / `RATE_LIMIT_UNAVAILABLE` when the limiter store fails.
+ * `transient` / `RATE_LIMIT_UNAVAILABLE` when the limiter store fails (a store's own `transient` failure, such as
+ * a busy database, is passed through).
  */
 export async function checkRateLimit(
   principal: Principal,
@@ -31,6 +32,8 @@ export async function checkRateLimit(
   try {
     verdict = await limits.consume(principal, cost);
   } catch (error) {
+    // A store that explains its own transient state (e.g. a busy database) is passed through as it said it.
+    if (isToolFailure(error) && error.failure.category === 'transient') throw error;
     throw transientFailure({
       code: 'RATE_LIMIT_UNAVAILABLE',
       message: `The call to ${tool} was not run because the rate-limit store could not be reached.`,

@@ -102,7 +102,12 @@ describe('startStdioHost', () => {
     const refusal = await out.next();
     expect(refusal).toMatchObject({ id: 3, error: { code: -32600, data: { maxDepth: 32 } } });
     expect((refusal.error as { message: string }).message).toContain('more than 32 levels deep');
-    send(stdin, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'ok' } } });
+    send(stdin, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'ok' } },
+    });
     expect(await out.next()).toMatchObject({ id: 4, result: {} });
     await host.close();
   });
