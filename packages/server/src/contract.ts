@@ -161,16 +161,22 @@ export interface CallLogSink {
   record(entry: CallLogEntry): void | Promise<void>;
 }
 
-/** The state of an idempotency key as seen by {@link IdempotencyStore.claim}. */
+/**
+ * The state of an idempotency key as seen by {@link IdempotencyStore.claim}. `claimed` carries the claim's
+ * `lease` id (when the store keeps leases), which {@link IdempotencyStore.complete} and `release` check, so that
+ * a call whose claim was taken over after its lease expired cannot complete or drop the new claim.
+ */
 export type IdempotencyClaim =
-  | { readonly state: 'claimed' }
+  | { readonly state: 'claimed'; readonly lease?: string }
   | { readonly state: 'pending' }
   | { readonly state: 'done'; readonly argsHash: string; readonly result: ToolSuccess }
   | { readonly state: 'mismatch' };
 
 /**
  * Durable records of idempotent writes, scoped per member and key. `claim` is atomic: of two concurrent
- * claims for one key exactly one gets `claimed`.
+ * claims for one key exactly one gets `claimed`. A pending claim holds a lease of `leaseMs` (default: the whole
+ * `ttlMs`): once it expired without a result (the server that held it crashed), the next claim with the same
+ * tool and arguments takes it over and is `claimed`.
  */
 export interface IdempotencyStore {
   claim(
@@ -179,10 +185,25 @@ export interface IdempotencyStore {
     tool: string,
     argsHash: string,
     ttlMs: number,
+    leaseMs?: number,
   ): Promise<IdempotencyClaim>;
-  complete(memberId: string, key: string, result: ToolSuccess): Promise<void>;
-  /** Drops a claim whose call failed, so that a later attempt may run. */
-  release(memberId: string, key: string): Promise<void>;
+  /** Stores the first success of a claim; ignored when `lease` is given and the claim is no longer held by it. */
+  complete(memberId: string, key: string, result: ToolSuccess, lease?: string): Promise<void>;
+  /** Drops a claim whose call failed, so that a later attempt may run (only the claim held by `lease`, if given). */
+  release(memberId: string, key: string, lease?: string): Promise<void>;
+  /**
+   * Optional: runs `work` (the handler, whose own writes join this transaction) and stores its success as the
+   * claim's result in one database transaction, so that a crash at any point leaves either nothing (the lease
+   * expires and a retry runs the work) or the write together with a result to replay. Rejects with what `work`
+   * threw (nothing committed), or with a `transient` `IDEMPOTENCY_LEASE_LOST` failure when the claim was taken
+   * over meanwhile (nothing committed).
+   */
+  completeAtomically?(
+    memberId: string,
+    key: string,
+    lease: string,
+    work: () => Promise<ToolSuccess>,
+  ): Promise<ToolSuccess>;
 }
 
 /** Which transport leg a fresh SDK server instance serves. */

@@ -4,7 +4,7 @@ import { createMemoryIdempotencyStore } from './idempotency-store.memory.ts';
 describe('createMemoryIdempotencyStore', () => {
   it('claims once, reports pending, then done with the stored result', async () => {
     const store = createMemoryIdempotencyStore();
-    expect(await store.claim('m', 'k', 'tool', 'h1', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m', 'k', 'tool', 'h1', 1000)).toMatchObject({ state: 'claimed' });
     expect(await store.claim('m', 'k', 'tool', 'h1', 1000)).toEqual({ state: 'pending' });
     await store.complete('m', 'k', { text: 'ok' });
     expect(await store.claim('m', 'k', 'tool', 'h1', 1000)).toEqual({
@@ -19,7 +19,7 @@ describe('createMemoryIdempotencyStore', () => {
     await store.claim('m', 'k', 'tool', 'h1', 1000);
     expect(await store.claim('m', 'k', 'tool', 'h2', 1000)).toEqual({ state: 'mismatch' });
     expect(await store.claim('m', 'k', 'other', 'h1', 1000)).toEqual({ state: 'mismatch' });
-    expect(await store.claim('m2', 'k', 'tool', 'h2', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m2', 'k', 'tool', 'h2', 1000)).toMatchObject({ state: 'claimed' });
   });
 
   it('forgets records after their TTL and lets released claims be taken again', async () => {

@@ -11,6 +11,8 @@ interface IdempotencyRecord {
   readonly argsHash: string;
   result?: ToolSuccess;
   expiresAt: number;
+  lease: string;
+  leaseUntil: number;
 }
 
 /** Options of {@link createMemoryIdempotencyStore}. */
@@ -26,7 +28,8 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
 
 /**
  * Creates an in-memory idempotency store. Records (pending or done) live for the `ttlMs` given to `claim`,
- * counted from the claim; expired records are dropped lazily. Records are scoped by member and key; a claim
+ * counted from the claim; expired records are dropped lazily. A pending record whose `leaseMs` ran out is taken
+ * over by the next claim with the same tool and arguments. Records are scoped by member and key; a claim
  * for a known key with another tool or other arguments answers `mismatch`.
  */
 export function createMemoryIdempotencyStore(
@@ -35,6 +38,8 @@ export function createMemoryIdempotencyStore(
   const now = options.now ?? Date.now;
   const records = new Map<string, IdempotencyRecord>();
   const keyOf = (memberId: string, key: string): string => `${memberId}\u0000${key}`;
+  let leases = 0;
+  const newLease = (): string => `lease-${String((leases += 1))}`;
 
   const sweep = (): void => {
     const t = now();
@@ -52,23 +57,34 @@ export function createMemoryIdempotencyStore(
   };
 
   return {
-    claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {
+    claim(memberId, key, tool, argsHash, ttlMs, leaseMs = ttlMs): Promise<IdempotencyClaim> {
       if (records.size > 0 && records.size % 1024 === 0) sweep();
       const record = live(memberId, key);
-      if (record === undefined) {
-        records.set(keyOf(memberId, key), { tool, argsHash, expiresAt: now() + ttlMs });
-        return Promise.resolve({ state: 'claimed' });
+      const t = now();
+      const claim = claimOfRecord(record ?? { tool, argsHash }, tool, argsHash);
+      // Absent, or pending past its lease (its holder is gone): this call takes the key.
+      if (record === undefined || (claim.state === 'pending' && record.leaseUntil <= t)) {
+        const lease = newLease();
+        records.set(keyOf(memberId, key), {
+          tool,
+          argsHash,
+          expiresAt: t + ttlMs,
+          lease,
+          leaseUntil: t + leaseMs,
+        });
+        return Promise.resolve({ state: 'claimed', lease });
       }
-      return Promise.resolve(claimOfRecord(record, tool, argsHash));
+      return Promise.resolve(claim);
     },
-    complete(memberId, key, result) {
+    complete(memberId, key, result, lease) {
       const record = live(memberId, key);
-      if (record !== undefined) record.result = result;
+      if (record !== undefined && (lease === undefined || record.lease === lease)) record.result = result;
       return Promise.resolve();
     },
-    release(memberId, key) {
+    release(memberId, key, lease) {
       const record = live(memberId, key);
-      if (record?.result === undefined) records.delete(keyOf(memberId, key));
+      if (record?.result === undefined && (lease === undefined || record?.lease === lease))
+        records.delete(keyOf(memberId, key));
       return Promise.resolve();
     },
     get size() {

@@ -41,8 +41,11 @@ export function createSqliteCallLog(db: Database, options: { lock?: SerialLock }
         );
       const lock = options.lock;
       const attempt = lock
-        ? () => lock.runSync(() => void write())
-        : () => Promise.resolve().then(() => void write());
+        ? () => lock.queueSync(() => void write())
+        : () => {
+            write();
+            return Promise.resolve();
+          };
       // The kit does not await the entry; waiting here holds nothing but the entry itself.
       return retryWhileBusy(attempt, { budgetMs: CALL_LOG_BUSY_BUDGET_MS, maxPauseMs: 1000 });
     },

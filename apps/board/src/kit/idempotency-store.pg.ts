@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { IdempotencyClaim, IdempotencyStore } from '@recourse/server';
 import { claimOfExisting, type IdempotencyRow } from './idempotency-record.ts';
@@ -10,44 +11,53 @@ import { claimOfExisting, type IdempotencyRow } from './idempotency-record.ts';
 /**
  * Creates the store on a migrated board database. `claim` is one atomic `INSERT … ON CONFLICT … RETURNING`:
  * of concurrent claims for one member and key (from any instance) exactly one is `claimed`. Expired records
- * count as absent and are purged every 256 claims. `now` defaults to `Date.now`.
+ * count as absent and are purged every 256 claims; a pending claim whose lease ran out is taken over by the next
+ * claim with the same tool and arguments. `now` defaults to `Date.now`.
  */
 export function createPgIdempotencyStore(pool: Pool, options: { now?: () => number } = {}): IdempotencyStore {
   const now = options.now ?? Date.now;
   let claims = 0;
   return {
-    async claim(memberId, key, tool, argsHash, ttlMs): Promise<IdempotencyClaim> {
+    async claim(memberId, key, tool, argsHash, ttlMs, leaseMs = ttlMs): Promise<IdempotencyClaim> {
       claims += 1;
       const t = now();
       if (claims % 256 === 0) await pool.query('DELETE FROM idempotency WHERE expires_at <= $1', [t]);
+      const lease = randomUUID();
       const inserted = await pool.query(
-        `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at) VALUES ($1, $2, $3, $4, NULL, $5)
+        `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at, lease_id, lease_until)
+         VALUES ($1, $2, $3, $4, NULL, $5, $7, $8)
          ON CONFLICT (member_id, key) DO UPDATE SET
-           tool = EXCLUDED.tool, args_hash = EXCLUDED.args_hash, result = NULL, expires_at = EXCLUDED.expires_at
+           tool = EXCLUDED.tool, args_hash = EXCLUDED.args_hash, result = NULL, expires_at = EXCLUDED.expires_at,
+           lease_id = EXCLUDED.lease_id, lease_until = EXCLUDED.lease_until
          WHERE idempotency.expires_at <= $6
+            OR (idempotency.result IS NULL AND idempotency.lease_until <= $6
+                AND idempotency.tool = EXCLUDED.tool AND idempotency.args_hash = EXCLUDED.args_hash)
          RETURNING member_id`,
-        [memberId, key, tool, argsHash, t + ttlMs, t],
+        [memberId, key, tool, argsHash, t + ttlMs, t, lease, t + leaseMs],
       );
-      if (inserted.rowCount === 1) return { state: 'claimed' };
+      if (inserted.rowCount === 1) return { state: 'claimed', lease };
       const { rows } = await pool.query<IdempotencyRow>(
         'SELECT tool, args_hash, result FROM idempotency WHERE member_id = $1 AND key = $2',
         [memberId, key],
       );
       const row = rows[0];
-      if (!row) return this.claim(memberId, key, tool, argsHash, ttlMs);
+      if (!row) return this.claim(memberId, key, tool, argsHash, ttlMs, leaseMs);
       return claimOfExisting(row, tool, argsHash);
     },
-    async complete(memberId, key, result) {
+    async complete(memberId, key, result, lease) {
       await pool.query(
-        'UPDATE idempotency SET result = $1 WHERE member_id = $2 AND key = $3 AND expires_at > $4',
-        [JSON.stringify(result), memberId, key, now()],
+        `UPDATE idempotency SET result = $1
+         WHERE member_id = $2 AND key = $3 AND expires_at > $4 AND result IS NULL
+           AND ($5::text IS NULL OR lease_id = $5::text)`,
+        [JSON.stringify(result), memberId, key, now(), lease ?? null],
       );
     },
-    async release(memberId, key) {
-      await pool.query('DELETE FROM idempotency WHERE member_id = $1 AND key = $2 AND result IS NULL', [
-        memberId,
-        key,
-      ]);
+    async release(memberId, key, lease) {
+      await pool.query(
+        `DELETE FROM idempotency WHERE member_id = $1 AND key = $2 AND result IS NULL
+           AND ($3::text IS NULL OR lease_id = $3::text)`,
+        [memberId, key, lease ?? null],
+      );
     },
   };
 }

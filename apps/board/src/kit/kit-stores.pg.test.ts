@@ -21,7 +21,9 @@ describe('PostgreSQL idempotency store', () => {
   it('claims a key once, reports pending, replays done, refuses other arguments, and expires', async () => {
     let now = 1_000;
     const store = createPgIdempotencyStore(pool, { now: () => now });
-    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toMatchObject({
+      state: 'claimed',
+    });
     expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'pending' });
     await store.complete('m1', 'key-00001', { text: 'Created T-1', structuredContent: { ref: 'T-1' } });
     expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({
@@ -31,9 +33,13 @@ describe('PostgreSQL idempotency store', () => {
     });
     expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toEqual({ state: 'mismatch' });
     now += 1000;
-    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toMatchObject({
+      state: 'claimed',
+    });
     await store.release('m1', 'key-00001');
-    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h3', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h3', 1000)).toMatchObject({
+      state: 'claimed',
+    });
   });
 
   it('grants exactly one of 20 concurrent claims for one key', async () => {

@@ -26,9 +26,13 @@ describe('SQLite idempotency store', () => {
   it('claims a key once, reports pending, replays done, and refuses other arguments', async () => {
     let now = 1_000;
     const store = createSqliteIdempotencyStore(memoryDb(), { now: () => now });
-    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toMatchObject({
+      state: 'claimed',
+    });
     expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'pending' });
-    expect(await store.claim('m2', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m2', 'key-00001', 'tasks_create', 'h1', 1000)).toMatchObject({
+      state: 'claimed',
+    });
     await store.complete('m1', 'key-00001', { text: 'Created T-1', structuredContent: { ref: 'T-1' } });
     expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h1', 1000)).toEqual({
       state: 'done',
@@ -37,7 +41,9 @@ describe('SQLite idempotency store', () => {
     });
     expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toEqual({ state: 'mismatch' });
     now += 1000;
-    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00001', 'tasks_create', 'h2', 1000)).toMatchObject({
+      state: 'claimed',
+    });
     now += 5000;
     expect(store.purgeExpired()).toBe(2);
   });
@@ -46,7 +52,97 @@ describe('SQLite idempotency store', () => {
     const store = createSqliteIdempotencyStore(memoryDb());
     await store.claim('m1', 'key-00002', 'tasks_comment', 'h', 60_000);
     await store.release('m1', 'key-00002');
-    expect(await store.claim('m1', 'key-00002', 'tasks_comment', 'h', 60_000)).toEqual({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-00002', 'tasks_comment', 'h', 60_000)).toMatchObject({
+      state: 'claimed',
+    });
+  });
+});
+
+describe('SQLite idempotency leases', () => {
+  it('lets the first repeat after the lease take over a claim left pending by a crash, once', async () => {
+    let now = 1_000;
+    const store = createSqliteIdempotencyStore(memoryDb(), { now: () => now });
+    const first = await store.claim('m1', 'key-crash', 'tasks_create', 'h', 86_400_000, 5_000);
+    expect(first).toMatchObject({ state: 'claimed' });
+    // The server holding the claim "crashed": no complete, no release.
+    expect(await store.claim('m1', 'key-crash', 'tasks_create', 'h', 86_400_000, 5_000)).toEqual({
+      state: 'pending',
+    });
+    now += 5_000;
+    // Other arguments never take a key over.
+    expect(await store.claim('m1', 'key-crash', 'tasks_create', 'other', 86_400_000, 5_000)).toEqual({
+      state: 'mismatch',
+    });
+    const second = await store.claim('m1', 'key-crash', 'tasks_create', 'h', 86_400_000, 5_000);
+    expect(second).toMatchObject({ state: 'claimed' });
+    expect(await store.claim('m1', 'key-crash', 'tasks_create', 'h', 86_400_000, 5_000)).toEqual({
+      state: 'pending',
+    });
+    // The old holder coming back can neither complete nor drop the new claim.
+    const lease = (c: unknown) => (c as { lease: string }).lease;
+    await store.complete('m1', 'key-crash', { text: 'stale' }, lease(first));
+    await store.release('m1', 'key-crash', lease(first));
+    await store.complete('m1', 'key-crash', { text: 'fresh' }, lease(second));
+    expect(await store.claim('m1', 'key-crash', 'tasks_create', 'h', 86_400_000, 5_000)).toMatchObject({
+      state: 'done',
+      result: { text: 'fresh' },
+    });
+  });
+
+  it("commits the handler's write and the claim's result together, or neither", async () => {
+    const db = memoryDb();
+    const lock = createSerialLock();
+    const store = createSqliteIdempotencyStore(db, { lock });
+    const board = createSqliteBoardStore(db, { lock, ownsDatabase: false });
+    const member = { id: 'm_1', name: 'A', kind: 'person' as const, role: 'owner' as const };
+    await board.transaction((tx) =>
+      tx.insertMember({ ...member, createdAt: '2026-01-01T00:00:00Z', revokedAt: null }),
+    );
+    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM comments').get() as { n: number }).n;
+    const comment = () =>
+      board.transaction((tx) =>
+        tx.insertComment({ ref: 'T-1', authorId: 'm_1', body: 'hi', createdAt: '2026-01-01T00:00:00Z' }),
+      );
+    db.exec(
+      "INSERT INTO tasks (ref, title, description, status, assignee, labels, due, version, created_by, created_at, updated_at, seq) VALUES ('T-1', 't', '', 'todo', NULL, '[]', NULL, 1, 'm_1', 'x', 'x', 1)",
+    );
+
+    const failing = await store.claim('m_1', 'key-a', 'tasks_comment', 'h', 60_000, 10_000);
+    await expect(
+      store.completeAtomically('m_1', 'key-a', (failing as { lease: string }).lease, async () => {
+        await comment();
+        throw new Error('handler failed after its write');
+      }),
+    ).rejects.toThrow('handler failed after its write');
+    expect(count()).toBe(0);
+
+    const ok = await store.claim('m_1', 'key-b', 'tasks_comment', 'h', 60_000, 10_000);
+    const success = await store.completeAtomically(
+      'm_1',
+      'key-b',
+      (ok as { lease: string }).lease,
+      async () => {
+        await comment();
+        return { text: 'Commented on T-1' };
+      },
+    );
+    expect(success).toEqual({ text: 'Commented on T-1' });
+    expect(count()).toBe(1);
+    expect(await store.claim('m_1', 'key-b', 'tasks_comment', 'h', 60_000, 10_000)).toMatchObject({
+      state: 'done',
+      result: { text: 'Commented on T-1' },
+    });
+
+    // A claim taken over meanwhile: the late run's write is rolled back with it.
+    const stale = await store.claim('m_1', 'key-c', 'tasks_comment', 'h', 60_000, 10_000);
+    db.prepare("UPDATE idempotency SET lease_id = 'someone-else' WHERE key = 'key-c'").run();
+    await expect(
+      store.completeAtomically('m_1', 'key-c', (stale as { lease: string }).lease, async () => {
+        await comment();
+        return { text: 'late' };
+      }),
+    ).rejects.toMatchObject({ failure: { code: 'IDEMPOTENCY_LEASE_LOST', changed: false } });
+    expect(count()).toBe(1);
   });
 });
 

@@ -223,14 +223,18 @@ export function createSqliteBoardStore(
       const attempt = () =>
         lock.run(async () => {
           signal?.throwIfAborted();
-          db.exec('BEGIN IMMEDIATE');
+          // Inside a section that already opened a transaction (an idempotent write recording its result in
+          // the same transaction), this one is a savepoint of it.
+          const nested = db.inTransaction;
+          db.exec(nested ? 'SAVEPOINT board_tx' : 'BEGIN IMMEDIATE');
           try {
             const result = await work(tx);
             signal?.throwIfAborted();
-            db.exec('COMMIT');
+            db.exec(nested ? 'RELEASE board_tx' : 'COMMIT');
             return result;
           } catch (error) {
-            if (db.inTransaction) db.exec('ROLLBACK');
+            if (nested) db.exec('ROLLBACK TO board_tx; RELEASE board_tx');
+            else if (db.inTransaction) db.exec('ROLLBACK');
             throw error;
           }
         });

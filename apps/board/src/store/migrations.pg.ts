@@ -133,6 +133,14 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mcp_tasks_created ON mcp_tasks(created_at);
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency claim leases',
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN lease_id TEXT;
+      ALTER TABLE idempotency ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /**

@@ -32,4 +32,27 @@ describe('createSerialLock', () => {
     await expect(failed).rejects.toThrow('constraint failed');
     await expect(lock.runSync(() => 'next')).resolves.toBe('next');
   });
+
+  it('runs a section started inside another at once (nested), and queues work left behind after it ended', async () => {
+    const lock = createSerialLock();
+    const order: string[] = [];
+    let late: Promise<string> | undefined;
+    const outer = lock.run(async () => {
+      order.push('outer begin');
+      const inner = await lock.runSync(() => 'inner');
+      order.push(inner);
+      late = new Promise<string>((resolve) => setTimeout(resolve, 20, 'x')).then(() =>
+        lock.runSync(() => {
+          order.push('late');
+          return 'late';
+        }),
+      );
+      order.push('outer end');
+    });
+    const queued = lock.runSync(() => order.push('queued'));
+    await outer;
+    await queued;
+    expect(await late).toBe('late');
+    expect(order).toEqual(['outer begin', 'inner', 'outer end', 'queued', 'late']);
+  });
 });

@@ -1,8 +1,11 @@
 /**
- * A promise-chain lock: runs async sections one at a time, in call order.
+ * A promise-chain lock: runs async sections one at a time, in call order. A section may open a nested section
+ * (the handler of an idempotent write reading and writing inside the transaction that also records its result):
+ * while the outer section runs, sections started from within it run at once instead of queueing behind it.
  *
  * @packageDocumentation
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Runs `section`s strictly one after another; a failing section does not block the next. */
 export interface SerialLock {
@@ -12,18 +15,39 @@ export interface SerialLock {
    * rejection and does not block the next section.
    */
   runSync<T>(section: () => T): Promise<T>;
+  /**
+   * Like {@link SerialLock.runSync}, but always in a turn of its own, even when called from inside a section: for
+   * writes that must never join (and be rolled back with) a transaction, such as the call log. Never await it
+   * from inside a section: it runs only after that section has ended.
+   */
+  queueSync<T>(section: () => T): Promise<T>;
+  /** Whether the caller runs inside a section of this lock (and so holds it). */
+  held(): boolean;
 }
 
 /** Creates a {@link SerialLock}. */
 export function createSerialLock(): SerialLock {
   let tail: Promise<unknown> = Promise.resolve();
-  const run = <T>(section: () => Promise<T>): Promise<T> => {
-    const result = tail.then(section, section);
+  // The section a piece of async code runs in; `open` turns false when it ends, so that work it left behind
+  // (a timer, a late promise) queues like anyone else.
+  const current = new AsyncLocalStorage<{ open: boolean }>();
+  const held = (): boolean => current.getStore()?.open === true;
+  const run = <T>(section: () => Promise<T>, join = true): Promise<T> => {
+    if (join && held()) return section();
+    const turn = (): Promise<T> => {
+      const holder = { open: true };
+      return current.run(holder, section).finally(() => {
+        holder.open = false;
+      });
+    };
+    const result = tail.then(turn, turn);
     tail = result.catch(() => undefined);
     return result;
   };
   return {
     run,
     runSync: (section) => run(() => Promise.resolve().then(section)),
+    queueSync: (section) => run(() => Promise.resolve().then(section), false),
+    held,
   };
 }

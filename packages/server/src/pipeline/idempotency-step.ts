@@ -14,6 +14,12 @@ import { raceScope } from './handler-step.ts';
 /** How often a call waits for another call holding the same key, in milliseconds. */
 export const IDEMPOTENCY_POLL_MS = 20;
 
+/**
+ * How long a claim outlives its call's deadline before another call may take it over: 5 s. A claim is pending
+ * that long only when the server holding it stopped (crashed) before it finished.
+ */
+export const IDEMPOTENCY_LEASE_GRACE_MS = 5000;
+
 /** What {@link runIdempotent} needs. */
 export interface IdempotentCall {
   readonly store: IdempotencyStore;
@@ -46,7 +52,10 @@ function keyReused(call: IdempotentCall): ToolFailure {
  * call with the same key but another tool or other arguments is refused, and a call that finds the key held by
  * a running call polls every {@link IDEMPOTENCY_POLL_MS} ms until that call finishes or its own deadline fires.
  * The claim follows the handler, not the answer: a handler that finishes after its deadline still completes the
- * record (so a retry replays it); a failed handler releases the claim. Failure: `conflict` /
+ * record (so a retry replays it); a failed handler releases the claim. A claim holds a lease of the call's
+ * deadline plus {@link IDEMPOTENCY_LEASE_GRACE_MS}: a claim left pending by a crashed server is taken over by the
+ * first repeat after that. With a store that offers `completeAtomically`, the handler's write and the claim's
+ * result are committed in one transaction. Failure: `conflict` /
  * `IDEMPOTENCY_KEY_REUSED`; otherwise whatever `start` or the scope throws.
  */
 export async function runIdempotent(
@@ -57,21 +66,31 @@ export async function runIdempotent(
   const { store, memberId, key, scope } = call;
   for (;;) {
     if (scope.signal.aborted) throw scope.signal.reason as Error;
-    const claim = await store.claim(memberId, key, call.tool, argsHash, call.ttlMs);
+    const leaseMs = scope.deadlineMs + IDEMPOTENCY_LEASE_GRACE_MS;
+    const claim = await store.claim(memberId, key, call.tool, argsHash, call.ttlMs, leaseMs);
     switch (claim.state) {
       case 'claimed': {
-        const work = start();
-        work
-          .then(
-            (success) => store.complete(memberId, key, success),
-            () => store.release(memberId, key),
-          )
-          .catch((error: unknown) => {
-            call.logger.error(
-              { err: error, memberId, tool: call.tool },
-              'idempotency record could not be updated',
-            );
-          });
+        const { lease } = claim;
+        const logFailure = (error: unknown): void => {
+          call.logger.error(
+            { err: error, memberId, tool: call.tool },
+            'idempotency record could not be updated',
+          );
+        };
+        let work: Promise<ToolSuccess>;
+        if (store.completeAtomically !== undefined && lease !== undefined) {
+          // The handler's write and the claim's result commit together, or neither does.
+          work = store.completeAtomically(memberId, key, lease, start);
+          work.catch(() => store.release(memberId, key, lease).catch(logFailure));
+        } else {
+          work = start();
+          work
+            .then(
+              (success) => store.complete(memberId, key, success, lease),
+              () => store.release(memberId, key, lease),
+            )
+            .catch(logFailure);
+        }
         return { success: await raceScope(work, scope), replayed: false };
       }
       case 'done':
