@@ -19,6 +19,12 @@ export interface Principal {
    * so that a long-lived connection can check it again on every call. Optional; set by the token verifier.
    */
   readonly credentialId?: string;
+  /**
+   * Set when the credential was refused before the connection started (stdio started with a missing, unknown,
+   * revoked or expired token): the connection still serves the protocol, and every tool call is refused with
+   * `permission` / `CREDENTIAL_REFUSED` saying why, so that the client and the model learn it.
+   */
+  readonly refused?: TokenRefusal;
 }
 
 /** Maps roles to permissions; the pipeline's permission step asks it. */

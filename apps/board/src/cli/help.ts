@@ -42,6 +42,8 @@ ${operatorHelp('serve')}`,
 Serves the board over stdin/stdout (for desktop MCP clients) as the member whose token is in RECOURSE_TOKEN.
 The token and its member are checked again on every tool call: once the token is revoked or expires, or the
 member is revoked, calls are refused (CREDENTIAL_REFUSED); a role change applies from the next call.
+With a missing, unknown, revoked or expired token it says so on stderr and still serves the protocol: every
+tool call answers CREDENTIAL_REFUSED with the reason (exit code 1 when the session ends).
 Nothing but MCP messages is written to stdout; logs go to stderr.
 
 ${DATA_DIR}

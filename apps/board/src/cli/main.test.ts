@@ -50,7 +50,7 @@ describe('recourse-board CLI', () => {
     [['log', '--limit', '0']],
     [['log', '--tool']],
     [['frobnicate']],
-    [['stdio']],
+    [['stdio', '--deadline', 'soon']],
   ])('refuses %j with one line on stderr and exit code 2', async (argv) => {
     const io = captureIo({}, tempDir());
     expect(await runCli(argv, io)).toBe(2);
@@ -106,12 +106,15 @@ describe('recourse-board CLI', () => {
     await runCli(['members', 'list', '--data-dir', join(cwd, 'elsewhere')], list);
     expect(list.outLines).toHaveLength(1);
   });
-  it('refuses to serve stdio with a token that is not valid, in one line with exit code 1', async () => {
+  it('says in one line on stderr that a stdio token is refused, serves on, and exits 1 when stopped', async () => {
     const cwd = tempDir();
     const io = captureIo({ RECOURSE_TOKEN: 'rbt_not-a-token' }, cwd);
-    expect(await runCli(['stdio'], io)).toBe(1);
+    const running = runCli(['stdio'], io);
+    for (let i = 0; i < 200 && io.errLines.length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+    io.stop();
+    expect(await running).toBe(1);
     expect(io.errLines).toHaveLength(1);
-    expect(io.errLines[0]).toMatch(/refused \(unknown\)/);
+    expect(io.errLines[0]).toMatch(/refused \(unknown\); every tool call will be refused/);
     expect(io.errLines[0]).not.toContain('rbt_not-a-token');
     expect(io.outLines).toEqual([]);
   });

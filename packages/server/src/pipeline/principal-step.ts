@@ -34,10 +34,17 @@ const REFUSAL_WORDS: Readonly<Record<TokenRefusal, string>> = {
 /** The refusal of a call whose connection's credential no longer holds; never names the token itself. */
 function credentialRefused(principal: Principal, tool: string, reason: TokenRefusal): ToolFailure {
   const credential = principal.credentialId === undefined ? '' : ` (${principal.credentialId})`;
+  const whose =
+    principal.refused === undefined
+      ? ` for member ${principal.memberId}`
+      : ', so the server does not know who is calling';
   return new ToolFailure({
     category: 'permission',
     code: 'CREDENTIAL_REFUSED',
-    message: `The call to ${tool} was refused: the credential${credential} this connection was started with for member ${principal.memberId} ${REFUSAL_WORDS[reason]}.`,
+    message:
+      principal.refused === undefined
+        ? `The call to ${tool} was refused: the credential${credential} this connection was started with${whose} ${REFUSAL_WORDS[reason]}.`
+        : `The call to ${tool} was refused: the credential this connection was started with ${REFUSAL_WORDS[reason]}${whose}.`,
     expected: 'an active credential of an active member, checked again on every call',
     next: 'Ask a board owner for a new token and restart the client with it.',
     retryable: false,
@@ -50,7 +57,8 @@ function credentialRefused(principal: Principal, tool: string, reason: TokenRefu
  * hook, returns the principal as the hook sees it now (so a changed role applies to this call); on HTTP legs
  * (the host verified the token for this request) or without a hook, returns `principal` unchanged.
  * Failure: `permission` / `CREDENTIAL_REFUSED` (not retryable, nothing changed) when the credential was revoked,
- * expired or is unknown, or its member was revoked. A hook that rejects fails the call as `internal`.
+ * expired or is unknown, or its member was revoked, and on every call of a principal marked `refused` (a
+ * connection whose credential was refused at start). A hook that rejects fails the call as `internal`.
  */
 export async function recheckPrincipal(
   principal: Principal,
@@ -58,6 +66,7 @@ export async function recheckPrincipal(
   transport: TransportLeg,
   recheck: PrincipalRecheck | undefined,
 ): Promise<Principal> {
+  if (principal.refused !== undefined) throw credentialRefused(principal, tool, principal.refused);
   if (recheck === undefined || transport !== 'stdio') return principal;
   const answer = await recheck(principal);
   if ('refused' in answer) throw credentialRefused(principal, tool, answer.refused);
