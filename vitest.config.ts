@@ -16,6 +16,7 @@ export default defineConfig({
       'apps/*/src/**/*.test.ts',
       'test/**/*.test.ts',
       'examples/**/*.test.ts',
+      'bench/**/*.test.ts',
     ],
     globalSetup: ['test/setup/build-once.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,58 @@
+/**
+ * One measured batch: calls through a {@link Caller} for a fixed time, one at a time or with a fixed number in
+ * flight, with throughput, latency percentiles and the server's CPU time per call. Batches are bounded by time
+ * rather than count so that a slow configuration on a loaded machine cannot stretch a run without end.
+ *
+ * @packageDocumentation
+ */
+import { performance } from 'node:perf_hooks';
+import type { Caller } from './callers.ts';
+import { cpuMicros } from './proc-usage.ts';
+import { quantile } from './stats.ts';
+
+/** The figures of one batch. */
+export interface Sample {
+  readonly callsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Server CPU (user + system) per call, in microseconds. */
+  readonly serverCpuUs: number;
+  readonly calls: number;
+}
+
+/**
+ * Runs calls with `inFlight` concurrent workers (1: sequential) for `durationMs`, and at least `inFlight * 4`
+ * calls, and measures them.
+ */
+export async function measure(caller: Caller, durationMs: number, inFlight: number): Promise<Sample> {
+  const latencies: number[] = [];
+  const minCalls = inFlight * 4;
+  const cpuBefore = cpuMicros(caller.pid);
+  const started = performance.now();
+  const deadline = started + durationMs;
+  let startedCalls = 0;
+  const worker = async (): Promise<void> => {
+    while (startedCalls < minCalls || performance.now() < deadline) {
+      startedCalls += 1;
+      const callStarted = performance.now();
+      await caller.call();
+      latencies.push(performance.now() - callStarted);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const elapsedMs = performance.now() - started;
+  const cpu = cpuMicros(caller.pid) - cpuBefore;
+  return {
+    callsPerSecond: (latencies.length * 1000) / elapsedMs,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    serverCpuUs: cpu / latencies.length,
+    calls: latencies.length,
+  };
+}
+
+/** Makes calls without measuring (JIT warm-up, caches) for `durationMs`, and at least 20. */
+export async function warmUp(caller: Caller, durationMs: number): Promise<void> {
+  const deadline = performance.now() + durationMs;
+  for (let i = 0; i < 20 || performance.now() < deadline; i += 1) await caller.call();
+}
