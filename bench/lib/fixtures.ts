@@ -1,10 +1,9 @@
 /**
  * The data the benchmark serves: a board with one owner, a token and task T-1, on SQLite in a temporary
- * directory and (when PostgreSQL is installed or `BENCH_DATABASE_URL` is set) on PostgreSQL.
+ * directory and on PostgreSQL.
  *
  * @packageDocumentation
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { ensureOwner } from '../../apps/board/src/bootstrap.ts';
 import { createBoardServer, type BoardServer } from '../../apps/board/src/board-server.ts';
 import { createPgBoardServer } from '../../apps/board/src/board-server.pg.ts';
 import { localWriteContext } from '../../apps/board/src/services/write-context.ts';
-import { startTempPostgres, type TempPostgres } from '../../apps/board/src/testing/temp-postgres.ts';
+import { startTempPostgres, type TempPostgres } from '../../test/support/temp-postgres.ts';
 
 /** A seeded board: where it lives and the owner's token. */
 export interface SeededBoard {
@@ -47,27 +46,22 @@ export async function seedSqlite(): Promise<SeededBoard> {
   return { token, dataDir };
 }
 
-/** Whether `initdb` is on the PATH. */
-function hasPostgres(): boolean {
-  try {
-    execFileSync('initdb', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Seeds a board on PostgreSQL: `BENCH_DATABASE_URL` (an empty database) when set, else a throwaway cluster
- * (stopped by `stop`). Undefined when neither is available, or when `BENCH_SKIP_POSTGRES=1`.
+ * Seeds a board on PostgreSQL: `BENCH_DATABASE_URL` (an empty database) when set, else a throwaway cluster from
+ * the tests' embedded PostgreSQL binaries (stopped by `stop`). Undefined when that fails, or with
+ * `BENCH_SKIP_POSTGRES=1`.
  */
 export async function seedPostgres(): Promise<{ board: SeededBoard; stop: () => Promise<void> } | undefined> {
   let cluster: TempPostgres | undefined;
   let databaseUrl = process.env['BENCH_DATABASE_URL'];
   if (process.env['BENCH_SKIP_POSTGRES'] === '1') return undefined;
   if (databaseUrl === undefined || databaseUrl === '') {
-    if (!hasPostgres()) return undefined;
-    cluster = await startTempPostgres();
+    try {
+      cluster = await startTempPostgres();
+    } catch (error) {
+      process.stderr.write(`bench: no throwaway PostgreSQL (${String(error)}); its rows are skipped.\n`);
+      return undefined;
+    }
     databaseUrl = await cluster.freshDatabaseUrl();
   }
   const token = await seed(await createPgBoardServer({ databaseUrl, logger: silent }));
