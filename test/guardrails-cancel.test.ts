@@ -1,5 +1,5 @@
 /**
- * Issue 3, point 5: a client that cancels a slow write to the real board stops its handler within 100 ms of the
+ * A client that cancels a slow write to the real board stops its handler within 100 ms of the
  * cancel, and nothing is written — over stdio (the board spawned as a child process), HTTP with a client pinned to
  * 2026-07-28, and HTTP with the SDK's default (2025-era) client. The slow store notes when the call's signal
  * fires; the test compares that with the moment it aborted, then waits until the slow write has woken up and

@@ -1,5 +1,5 @@
 /**
- * Issue 3, point 4, over real HTTP against the real board: a `tasks_create` held up by a slow store overruns the
+ * Deadlines over real HTTP against the real board: a `tasks_create` held up by a slow store overruns the
  * board's deadline and comes back as a `transient` DEADLINE_EXCEEDED failure within the deadline plus 100 ms, in
  * both protocol eras, and nothing is written, not even after the slow write wakes up.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 3, points 2 and 6, once at board level (the host's own tests, test/server-host-http.test.ts, show them in
+ * HTTP refusals, once at board level (the host's own tests, test/server-host-http.test.ts, show them in
  * detail against a demo server): the real board behind `startHttpHost` refuses a foreign Host or Origin with 403
  * and an oversized body with 413 and goes on serving; a flood from one address gets 429 with `Retry-After` while
  * another loopback address is still served.

@@ -1,5 +1,5 @@
 /**
- * Issue 3, point 3, over real HTTP against the real board, in both protocol eras: 200 repeats of `tasks_create`
+ * Idempotency over real HTTP against the real board, in both protocol eras: 200 repeats of `tasks_create`
  * with one idempotency key, sequential, and 200 with another key from a pool of 20 concurrent workers (while the
  * first write is held up, so that the repeats really overlap it), each return the one task's ref; the database
  * holds exactly one task per key and the store ran one write per key; the same key with other arguments is a

@@ -1,5 +1,5 @@
 /**
- * Issue 3, point 7: after guardrail calls against one board data directory — a served call, an idempotency
+ * The call log: after guardrail calls against one board data directory — a served call, an idempotency
  * conflict, a rate-limit refusal, a deadline miss, a validation failure and a cancelled write over HTTP in both
  * eras, and calls over stdio through the `recourse-board stdio` binary — `recourse-board log` on that directory
  * shows each call with its outcome category, code and correlation id (the same id the client was given), and none

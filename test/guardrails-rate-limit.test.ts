@@ -1,5 +1,5 @@
 /**
- * Issue 3, point 1, over real HTTP against the real board (SQLite rate limiter): with the default of 120 calls a
+ * Rate limits over real HTTP against the real board (SQLite rate limiter): with the default of 120 calls a
  * minute the 121st call is refused with a `rate_limit` whose `retryAfterMs` matches the window's real remaining
  * time within one second; with a short configured window the call after waiting `retryAfterMs` succeeds; limits
  * differ per configured role and kind. (That counts survive a restart is shown in test/board-cli.test.ts,

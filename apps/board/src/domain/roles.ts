@@ -1,5 +1,5 @@
 /**
- * Board roles and the role → permission table (DESIGN §7) as a {@link PermissionPolicy}.
+ * Board roles and the role → permission table (the table in the board README) as a {@link PermissionPolicy}.
  *
  * @packageDocumentation
  */
@@ -35,7 +35,7 @@ export type Permission = (typeof PERMISSIONS)[number];
  */
 export type Grant = 'full' | 'own-or-assigned' | 'self-only';
 
-/** The permission table of DESIGN §7; a role missing from a row does not hold that permission. */
+/** The permission table (the board README lists it); a role missing from a row does not hold that permission. */
 export const PERMISSION_TABLE: Readonly<Record<Permission, Partial<Record<Role, Grant>>>> = {
   'board:read': { owner: 'full', maintainer: 'full', contributor: 'full', viewer: 'full' },
   'tasks:create': { owner: 'full', maintainer: 'full', contributor: 'full' },

@@ -1,5 +1,5 @@
 /**
- * The tool pipeline: the one place where the order of the steps is written down (DESIGN §4).
+ * The tool pipeline: the one place where the order of the steps is written down.
  *
  * @packageDocumentation
  */
