@@ -5,7 +5,7 @@
  *
  * ```ts
  * const postgres = await startTempPostgres();  // about a second
- * const url = await postgres.freshDatabaseUrl(); // an empty database: postgresql://board@/db?host=/tmp/…
+ * const url = await postgres.freshDatabaseUrl(); // an empty database: postgresql://board@/db?host=<socket directory>
  * await postgres.stop();
  * ```
  *
