@@ -107,7 +107,7 @@ describe.each(['modern', 'legacy'] as Era[])('board over stdio re-checks the cal
 
     expect((await readBoard()).tasks).toBe(1);
     expect(await newestCall('whoami')).toMatchObject({
-      memberId: maintainerId,
+      principalId: maintainerId,
       outcome: 'permission',
       code: 'CREDENTIAL_REFUSED',
     });

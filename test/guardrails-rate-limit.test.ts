@@ -9,12 +9,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Principal } from '@recourse/server';
 import {
   failureMetaOf,
   startTestBoard,
   textOf,
   type TestBoard,
 } from '../apps/board/src/testing/board-host.ts';
+import { memberKindOf } from '../apps/board/src/domain/member.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -76,7 +78,7 @@ describe('configured limits per role and kind, in a 2 s window', () => {
   const LIMITS = {
     defaultPerMinute: 4,
     perRole: { maintainer: 6 },
-    perKind: { assistant: 2 },
+    perCaller: (principal: Principal) => (memberKindOf(principal) === 'assistant' ? 2 : undefined),
     windowMs: 2000,
   };
   let tb: TestBoard;

@@ -15,8 +15,13 @@ import {
   type SlowRecord,
 } from '../packages/server/src/http/testing/demo-server.ts';
 
-const bob: Principal = { memberId: 'm_bob', name: 'Bob', kind: 'assistant', role: 'contributor' };
-const mallory: Principal = { memberId: 'm_mallory', name: 'Mallory', kind: 'person', role: 'contributor' };
+const bob: Principal = { id: 'm_bob', name: 'Bob', role: 'contributor', attributes: { kind: 'assistant' } };
+const mallory: Principal = {
+  id: 'm_mallory',
+  name: 'Mallory',
+  role: 'contributor',
+  attributes: { kind: 'person' },
+};
 const verifier: TokenVerifier = {
   verify: (token) =>
     Promise.resolve(

@@ -11,7 +11,7 @@ import { startHttpHost, type HttpHost } from '../packages/server/src/http/http-h
 import { createDemoFactory, createDemoState } from '../packages/server/src/http/testing/demo-server.ts';
 import { rawRequest as raw, type RawResponse } from '../packages/server/src/http/testing/raw-request.ts';
 
-const alice: Principal = { memberId: 'm_alice', name: 'Alice', kind: 'person', role: 'owner' };
+const alice: Principal = { id: 'm_alice', name: 'Alice', role: 'owner', attributes: { kind: 'person' } };
 
 const verifier: TokenVerifier = {
   verify: (token) =>

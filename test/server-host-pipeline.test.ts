@@ -15,7 +15,7 @@ import {
   type TokenVerifier,
 } from '@recourse/server';
 
-const frank: Principal = { memberId: 'm_frank', name: 'Frank', kind: 'assistant', role: 'owner' };
+const frank: Principal = { id: 'm_frank', name: 'Frank', role: 'owner', attributes: { kind: 'assistant' } };
 const verifier: TokenVerifier = {
   verify: (token) =>
     Promise.resolve(
@@ -31,7 +31,7 @@ const tools = [
     input: z.object({}).strict(),
     annotations: { readOnlyHint: true },
     permission: 'board:read',
-    handler: (_args, ctx) => Promise.resolve({ text: `${ctx.principal.memberId} ${ctx.principal.role}` }),
+    handler: (_args, ctx) => Promise.resolve({ text: `${ctx.principal.id} ${ctx.principal.role}` }),
   }),
   defineTool({
     name: 'wait',

@@ -44,7 +44,7 @@ describe('stdio host', () => {
           `stdio ${era}`,
         );
         const who = JSON.parse(textOf(await client.callTool({ name: 'whoami', arguments: {} })));
-        expect(who).toMatchObject({ principal: { memberId: `m_stdio_${era}` }, transport: 'stdio' });
+        expect(who).toMatchObject({ principal: { id: `m_stdio_${era}` }, transport: 'stdio' });
 
         const label = `stdio-${era}`;
         const report = async () =>

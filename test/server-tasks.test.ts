@@ -20,9 +20,9 @@ import {
 import { settleTask, wireCaller, type WireCaller } from './support/tasks-wire.ts';
 
 const members: Record<string, Principal> = {
-  'tok-ann': { memberId: 'm_ann', name: 'Ann', kind: 'person', role: 'owner' },
-  'tok-bob': { memberId: 'm_bob', name: 'Bob', kind: 'person', role: 'owner' },
-  'tok-vic': { memberId: 'm_vic', name: 'Vic', kind: 'person', role: 'viewer' },
+  'tok-ann': { id: 'm_ann', name: 'Ann', role: 'owner' },
+  'tok-bob': { id: 'm_bob', name: 'Bob', role: 'owner' },
+  'tok-vic': { id: 'm_vic', name: 'Vic', role: 'viewer' },
 };
 const verifier: TokenVerifier = {
   verify: (token) => {

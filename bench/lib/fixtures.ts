@@ -12,6 +12,7 @@ import { ensureOwner } from '../../apps/board/src/bootstrap.ts';
 import { createBoardServer, type BoardServer } from '../../apps/board/src/board-server.ts';
 import { createPgBoardServer } from '../../apps/board/src/board-server.pg.ts';
 import { localWriteContext } from '../../apps/board/src/services/write-context.ts';
+import { memberPrincipal } from '../../apps/board/src/domain/member.ts';
 import { startTempPostgres, type TempPostgres } from '../../test/support/temp-postgres.ts';
 
 /** A seeded board: where it lives and the owner's token. */
@@ -25,14 +26,11 @@ async function seed(board: BoardServer): Promise<string> {
   const first = await ensureOwner(board.services, 'Bench Owner');
   if (first === undefined) throw new Error('bench: the benchmark board already has members');
   const { member } = first;
-  await board.services.tasks.create(
-    localWriteContext({ memberId: member.id, name: member.name, kind: member.kind, role: member.role }),
-    {
-      title: 'Benchmark task',
-      description: 'The task every tasks_get of the benchmark reads.',
-      labels: ['bench'],
-    },
-  );
+  await board.services.tasks.create(localWriteContext(memberPrincipal(member)), {
+    title: 'Benchmark task',
+    description: 'The task every tasks_get of the benchmark reads.',
+    labels: ['bench'],
+  });
   await board.close();
   return first.token;
 }

@@ -30,6 +30,7 @@ import { migrate } from './store/migrations.sqlite.ts';
 import { DATABASE_FILE, openDatabase } from './store/open-database.sqlite.ts';
 import { createSerialLock } from './store/serial-lock.ts';
 import { boardTools } from './tools/board-tools.ts';
+import { BOARD_GUIDANCE } from './domain/board-guidance.ts';
 
 /** The board's name as reported to MCP clients. */
 export const BOARD_NAME = 'recourse-board';
@@ -109,6 +110,7 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     instructions: BOARD_INSTRUCTIONS,
     tools: boardTools(services),
     permissions: boardPermissions,
+    guidance: BOARD_GUIDANCE,
     logger,
     ...(options.defaultDeadlineMs === undefined ? {} : { defaultDeadlineMs: options.defaultDeadlineMs }),
     rateLimit: { storeFactory: parts.rateLimitStore, ...options.rateLimit },

@@ -25,7 +25,8 @@ export type { FirstOwner } from './bootstrap.ts';
 
 export { boardPermissions, grantOf, isRole, PERMISSION_TABLE, PERMISSIONS, ROLES } from './domain/roles.ts';
 export type { Grant, Permission, Role } from './domain/roles.ts';
-export { isMemberKind, MEMBER_KINDS } from './domain/member.ts';
+export { isMemberKind, MEMBER_KINDS, memberKindOf, memberPrincipal } from './domain/member.ts';
+export { BOARD_GUIDANCE } from './domain/board-guidance.ts';
 export type { Member, MemberKind } from './domain/member.ts';
 export { DUE_DATE_PATTERN, isCalendarDate, TASK_REF_PATTERN, TASK_STATUSES, taskRef } from './domain/task.ts';
 export type { Comment, HistoryEntry, Task, TaskStatus } from './domain/task.ts';

@@ -115,7 +115,7 @@ export interface PermissionDeniedOptions extends Omit<FailureOptions, 'message'>
 
 /**
  * A `permission` failure (not retryable). Default code `PERMISSION_DENIED`; the text names the permission,
- * the role held and the roles that hold it, and by default suggests asking a member who holds one.
+ * the role held and the roles that hold it, and by default suggests asking for such a role.
  */
 export function permissionDenied(options: PermissionDeniedOptions): ToolFailure {
   const what = options.tool !== undefined ? `call ${options.tool}` : 'do this';
@@ -123,8 +123,8 @@ export function permissionDenied(options: PermissionDeniedOptions): ToolFailure 
   const next =
     options.next ??
     (options.grantedTo.length > 0
-      ? 'Ask a member who holds one of those roles to do it, or to give you such a role.'
-      : 'Ask the board owner; no role can do this at present.');
+      ? 'Ask whoever administers this server for one of those roles, or leave this step to a caller who holds one.'
+      : 'No role can do this at present; leave this step out of your plan.');
   return build(
     'permission',
     { code: 'PERMISSION_DENIED', retryable: false },

@@ -20,7 +20,7 @@ export type {
 } from './failure-helpers.ts';
 export { formatWait, renderFailureText } from './failure-text.ts';
 export { DEFAULT_VALUE_LENGTH, redactText, redactValue } from './redact.ts';
-export { REDACTION_RULES, isSecretName } from './redaction-rules.ts';
+export { REDACTION_RULES, SECRET_REDACTION_RULES, isSecretName } from './redaction-rules.ts';
 export type { RedactionRule } from './redaction-rules.ts';
 export { FAILURE_META_KEY, decodeFailure, encodeFailure, resultText } from './wire-codec.ts';
 export type { EncodedFailure, FailureMeta } from './wire-codec.ts';

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { REDACTION_RULES, isSecretName } from './redaction-rules.ts';
+import { REDACTION_RULES, isSecretName, type RedactionRule } from './redaction-rules.ts';
 
 /** Default length, in characters, that {@link redactValue} truncates a rendered value to. */
 export const DEFAULT_VALUE_LENGTH = 60;
@@ -21,10 +21,13 @@ function trimLineEnd(line: string): string {
  * `[redacted-connection-string]`, `[redacted-ip]` or `[redacted-path]`; stack-frame lines are dropped.
  * Ordinary messages (task refs, dates, versions, permission names, public `https://` URLs) are returned
  * unchanged. Pure and deterministic; never throws.
+ *
+ * @param rules - The rules to apply, in order (default {@link REDACTION_RULES}); a server that adds rules of its
+ *   own passes `[...REDACTION_RULES, ...its rules]`.
  */
-export function redactText(text: string): string {
+export function redactText(text: string, rules: readonly RedactionRule[] = REDACTION_RULES): string {
   let out = text;
-  for (const rule of REDACTION_RULES) {
+  for (const rule of rules) {
     rule.pattern.lastIndex = 0;
     out =
       typeof rule.replace === 'string'

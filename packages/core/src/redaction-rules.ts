@@ -241,3 +241,27 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     replace: '[redacted-host]',
   },
 ];
+
+/** The names of the rules that remove credentials, as opposed to internals such as paths, hosts and SQL. */
+const SECRET_RULE_NAMES: ReadonlySet<string> = new Set([
+  'private-key',
+  'connection-string',
+  'ado-connection-string',
+  'jwt',
+  'authorization',
+  'api-key',
+  'aws-access-key-id',
+  'aws-secret',
+  'secret-assignment',
+  'url-credentials',
+  'slack-webhook',
+]);
+
+/**
+ * The rules of {@link REDACTION_RULES} that remove credentials only (private keys, connection strings, JWTs,
+ * bearer and API tokens, cloud keys, `password=…` assignments, credentials in URLs), in the same order. Meant for
+ * a tool's successful results, whose paths, host names and queries are the tool's own data.
+ */
+export const SECRET_REDACTION_RULES: readonly RedactionRule[] = REDACTION_RULES.filter((rule) =>
+  SECRET_RULE_NAMES.has(rule.name),
+);

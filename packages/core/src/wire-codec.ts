@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FAILURE_CATEGORIES, type FailureData } from './failure.ts';
 import { renderFailureText } from './failure-text.ts';
 import { redactText } from './redact.ts';
+import type { RedactionRule } from './redaction-rules.ts';
 
 /** The `_meta` key of a failure, under our own reverse-DNS prefix (MCP reserves `io.modelcontextprotocol/`). */
 export const FAILURE_META_KEY = 'dev.recourse/failure';
@@ -45,30 +46,33 @@ export interface EncodedFailure {
  * {@link redactText}; `_meta` carries `category`, `code`, `retryable`, `changed` always, and `message`,
  * `next`, `retryAfterMs`, `field`, `expected`, `permission`, `correlationId` when present, all redacted.
  * `received` is never put in `_meta` (the text already shows its redacted form).
+ *
+ * @param rules - The redaction rules (default: the built-in table); see {@link redactText}.
  */
-export function encodeFailure(failure: FailureData): EncodedFailure {
+export function encodeFailure(failure: FailureData, rules?: readonly RedactionRule[]): EncodedFailure {
+  const redact = (text: string): string => redactText(text, rules);
   const meta: FailureMeta = {
     category: failure.category,
     code: failure.code,
     retryable: failure.retryable,
     changed: failure.changed,
-    message: redactText(failure.message),
-    ...(failure.next !== undefined && { next: redactText(failure.next) }),
+    message: redact(failure.message),
+    ...(failure.next !== undefined && { next: redact(failure.next) }),
     ...(failure.retryAfterMs !== undefined && { retryAfterMs: failure.retryAfterMs }),
-    ...(failure.field !== undefined && { field: redactText(failure.field) }),
-    ...(failure.expected !== undefined && { expected: redactText(failure.expected) }),
+    ...(failure.field !== undefined && { field: redact(failure.field) }),
+    ...(failure.expected !== undefined && { expected: redact(failure.expected) }),
     ...(failure.permission !== undefined && {
       permission: {
-        missing: redactText(failure.permission.missing),
-        role: redactText(failure.permission.role),
-        grantedTo: failure.permission.grantedTo.map(redactText),
+        missing: redact(failure.permission.missing),
+        role: redact(failure.permission.role),
+        grantedTo: failure.permission.grantedTo.map(redact),
       },
     }),
-    ...(failure.correlationId !== undefined && { correlationId: redactText(failure.correlationId) }),
+    ...(failure.correlationId !== undefined && { correlationId: redact(failure.correlationId) }),
   };
   return {
     isError: true,
-    content: [{ type: 'text', text: redactText(renderFailureText(failure)) }],
+    content: [{ type: 'text', text: redact(renderFailureText(failure)) }],
     _meta: { [FAILURE_META_KEY]: meta },
   };
 }

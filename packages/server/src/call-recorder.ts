@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { Logger } from 'pino';
+import type { Logger } from './logger.ts';
 import type { CallLogEntry, CallLogSink } from './contract.ts';
 
 /** Records one entry; sink errors (thrown or rejected) are logged at warn level and swallowed. */

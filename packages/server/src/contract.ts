@@ -5,15 +5,20 @@
  * @packageDocumentation
  */
 import type { z } from 'zod';
-import type { Logger } from 'pino';
 import type { McpServer } from '@modelcontextprotocol/server';
+import type { Logger } from './logger.ts';
 
-/** Who is calling: resolved from a verified token (HTTP) or the configured identity (stdio). */
+/**
+ * Who is calling: resolved from a verified token (HTTP) or the configured identity (stdio). A server without
+ * authentication has none; its tools then see {@link ANONYMOUS_PRINCIPAL}.
+ */
 export interface Principal {
-  readonly memberId: string;
-  readonly name: string;
-  readonly kind: 'person' | 'assistant';
-  readonly role: string;
+  /** Stable id of the caller; rate limits, idempotency keys and cancellations are scoped by it. */
+  readonly id: string;
+  /** How failure texts name the caller, e.g. `Ada (u_1)` (default: the id alone). */
+  readonly name?: string;
+  /** The role a {@link PermissionPolicy} checks; a caller without one holds no permission. */
+  readonly role?: string;
   /**
    * The id of the credential the caller was verified with (e.g. a token's record id; never the token itself),
    * so that a long-lived connection can check it again on every call. Optional; set by the token verifier.
@@ -25,7 +30,12 @@ export interface Principal {
    * `permission` / `CREDENTIAL_REFUSED` saying why, so that the client and the model learn it.
    */
   readonly refused?: TokenRefusal;
+  /** The application's own facts about the caller (e.g. a kind or a team); the kit never reads them. */
+  readonly attributes?: Readonly<Record<string, unknown>>;
 }
+
+/** The principal a handler sees when the host knows no caller (a server without authentication). */
+export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({ id: 'anonymous' });
 
 /** Maps roles to permissions; the pipeline's permission step asks it. */
 export interface PermissionPolicy {
@@ -46,6 +56,7 @@ export interface ToolHints {
 
 /** What a handler gets besides its validated arguments. */
 export interface ToolContext {
+  /** The caller ({@link ANONYMOUS_PRINCIPAL} when the host knows none). */
   readonly principal: Principal;
   /** Fires on client cancellation (any transport) or on the tool's deadline; `reason` says which. */
   readonly signal: AbortSignal;
@@ -93,6 +104,9 @@ export interface TaskSupport {
   readonly deadlineMs?: number;
 }
 
+/** How much of the redactor a successful result's text goes through; see {@link ToolDefinition.successRedaction}. */
+export type SuccessRedaction = 'secrets' | 'all' | 'none';
+
 /** What a handler returns on success: a text for the model and, optionally, structured data. */
 export interface ToolSuccess {
   readonly text: string;
@@ -111,8 +125,18 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   /** A strict zod object; unknown keys are refused with a validation failure. */
   readonly input: Input;
   readonly annotations: ToolHints;
-  /** The permission the caller's role must hold, e.g. `tasks:create`. */
-  readonly permission: string;
+  /**
+   * The permission the caller's role must hold, e.g. `tasks:create`, checked when the server has a
+   * `permissions` policy. Without one (or on a server without a policy) anyone who may connect may call it.
+   */
+  readonly permission?: string;
+  /**
+   * Which redaction rules a successful result's text passes through (default: the server's
+   * `successRedaction`, itself `'secrets'`): `'secrets'` removes credentials only (tokens, keys, JWTs, passwords,
+   * connection-string credentials) and keeps the tool's own data such as paths and host names; `'all'` applies
+   * every rule that failure texts get; `'none'` passes the text through. Failure texts always get every rule.
+   */
+  readonly successRedaction?: SuccessRedaction;
   /** Rate-limit cost of one call (default 1). */
   readonly cost?: number;
   /** Deadline in milliseconds (default: the server's, 10 000). */
@@ -152,7 +176,8 @@ export interface TokenVerifier {
 /** One finished tool call as recorded in the call log; never holds argument values. */
 export interface CallLogEntry {
   readonly at: string;
-  readonly memberId: string | null;
+  /** The caller's {@link Principal.id}, or null when the host knew no caller. */
+  readonly principalId: string | null;
   readonly tool: string;
   /** `ok` or a failure category. */
   readonly outcome: 'ok' | import('@recourse/core').FailureCategory;
@@ -162,7 +187,7 @@ export interface CallLogEntry {
   readonly correlationId: string;
 }
 
-/** Where the pipeline records every tool call (the board stores them; tests may keep them in memory). */
+/** Where the pipeline records every tool call (an application may store them; `createMemoryCallLog` keeps them in memory). */
 export interface CallLogSink {
   record(entry: CallLogEntry): void | Promise<void>;
 }
@@ -179,14 +204,14 @@ export type IdempotencyClaim =
   | { readonly state: 'mismatch' };
 
 /**
- * Durable records of idempotent writes, scoped per member and key. `claim` is atomic: of two concurrent
+ * Durable records of idempotent writes, scoped per caller and key. `claim` is atomic: of two concurrent
  * claims for one key exactly one gets `claimed`. A pending claim holds a lease of `leaseMs` (default: the whole
  * `ttlMs`): once it expired without a result (the server that held it crashed), the next claim with the same
  * tool and arguments takes it over and is `claimed`.
  */
 export interface IdempotencyStore {
   claim(
-    memberId: string,
+    principalId: string,
     key: string,
     tool: string,
     argsHash: string,
@@ -194,9 +219,9 @@ export interface IdempotencyStore {
     leaseMs?: number,
   ): Promise<IdempotencyClaim>;
   /** Stores the first success of a claim; ignored when `lease` is given and the claim is no longer held by it. */
-  complete(memberId: string, key: string, result: ToolSuccess, lease?: string): Promise<void>;
+  complete(principalId: string, key: string, result: ToolSuccess, lease?: string): Promise<void>;
   /** Drops a claim whose call failed, so that a later attempt may run (only the claim held by `lease`, if given). */
-  release(memberId: string, key: string, lease?: string): Promise<void>;
+  release(principalId: string, key: string, lease?: string): Promise<void>;
   /**
    * Optional: runs `work` (the handler, whose own writes join this transaction) and stores its success as the
    * claim's result in one database transaction, so that a crash at any point leaves either nothing (the lease
@@ -205,7 +230,7 @@ export interface IdempotencyStore {
    * over meanwhile (nothing committed).
    */
   completeAtomically?(
-    memberId: string,
+    principalId: string,
     key: string,
     lease: string,
     work: () => Promise<ToolSuccess>,
@@ -224,7 +249,7 @@ export type McpServerFactory = (ctx: {
 /** Cancels a running call by its caller and JSON-RPC request id (for the HTTP 2025 stateless leg). */
 export interface CallCanceller {
   /** Returns true when a running call was found and its signal fired. */
-  cancel(memberId: string, requestId: string | number, reason: string): boolean;
+  cancel(principalId: string, requestId: string | number, reason: string): boolean;
 }
 
 /** What the hosts need from a Recourse server: a per-request SDK server factory and a canceller. */

@@ -29,7 +29,7 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
 /**
  * Creates an in-memory idempotency store. Records (pending or done) live for the `ttlMs` given to `claim`,
  * counted from the claim; expired records are dropped lazily. A pending record whose `leaseMs` ran out is taken
- * over by the next claim with the same tool and arguments. Records are scoped by member and key; a claim
+ * over by the next claim with the same tool and arguments. Records are scoped by caller and key; a claim
  * for a known key with another tool or other arguments answers `mismatch`.
  */
 export function createMemoryIdempotencyStore(
@@ -37,7 +37,7 @@ export function createMemoryIdempotencyStore(
 ): MemoryIdempotencyStore {
   const now = options.now ?? Date.now;
   const records = new Map<string, IdempotencyRecord>();
-  const keyOf = (memberId: string, key: string): string => `${memberId}\u0000${key}`;
+  const keyOf = (principalId: string, key: string): string => `${principalId}\u0000${key}`;
   let leases = 0;
   const newLease = (): string => `lease-${String((leases += 1))}`;
 
@@ -46,26 +46,26 @@ export function createMemoryIdempotencyStore(
     for (const [k, record] of records) if (record.expiresAt <= t) records.delete(k);
   };
 
-  const live = (memberId: string, key: string): IdempotencyRecord | undefined => {
-    const record = records.get(keyOf(memberId, key));
+  const live = (principalId: string, key: string): IdempotencyRecord | undefined => {
+    const record = records.get(keyOf(principalId, key));
     if (record === undefined) return undefined;
     if (record.expiresAt <= now()) {
-      records.delete(keyOf(memberId, key));
+      records.delete(keyOf(principalId, key));
       return undefined;
     }
     return record;
   };
 
   return {
-    claim(memberId, key, tool, argsHash, ttlMs, leaseMs = ttlMs): Promise<IdempotencyClaim> {
+    claim(principalId, key, tool, argsHash, ttlMs, leaseMs = ttlMs): Promise<IdempotencyClaim> {
       if (records.size > 0 && records.size % 1024 === 0) sweep();
-      const record = live(memberId, key);
+      const record = live(principalId, key);
       const t = now();
       const claim = claimOfRecord(record ?? { tool, argsHash }, tool, argsHash);
       // Absent, or pending past its lease (its holder is gone): this call takes the key.
       if (record === undefined || (claim.state === 'pending' && record.leaseUntil <= t)) {
         const lease = newLease();
-        records.set(keyOf(memberId, key), {
+        records.set(keyOf(principalId, key), {
           tool,
           argsHash,
           expiresAt: t + ttlMs,
@@ -76,15 +76,15 @@ export function createMemoryIdempotencyStore(
       }
       return Promise.resolve(claim);
     },
-    complete(memberId, key, result, lease) {
-      const record = live(memberId, key);
+    complete(principalId, key, result, lease) {
+      const record = live(principalId, key);
       if (record !== undefined && (lease === undefined || record.lease === lease)) record.result = result;
       return Promise.resolve();
     },
-    release(memberId, key, lease) {
-      const record = live(memberId, key);
+    release(principalId, key, lease) {
+      const record = live(principalId, key);
       if (record?.result === undefined && (lease === undefined || record?.lease === lease))
-        records.delete(keyOf(memberId, key));
+        records.delete(keyOf(principalId, key));
       return Promise.resolve();
     },
     get size() {

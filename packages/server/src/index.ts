@@ -1,10 +1,14 @@
-export { defineTool } from './contract.ts';
+export { ANONYMOUS_PRINCIPAL, defineTool } from './contract.ts';
+export type { Logger, LogMethod } from './logger.ts';
+export { defaultCallerName, resolveGuidance } from './pipeline/refusal-guidance.ts';
+export type { RefusalGuidance, ResolvedGuidance } from './pipeline/refusal-guidance.ts';
 export type {
   PermissionPolicy,
   Principal,
   PrincipalRecheck,
   TaskRunContext,
   TaskSupport,
+  SuccessRedaction,
   TokenRefusal,
   TokenVerifier,
   ToolContext,

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { Logger } from 'pino';
+import type { Logger } from './logger.ts';
 import type { CallCanceller } from './contract.ts';
 
 /** Something a registry can cancel: a call scope. */
@@ -15,28 +15,28 @@ export interface Cancellable {
 /** A {@link CallCanceller} that the pipeline fills: every running call is registered until it completes. */
 export interface InflightRegistry extends CallCanceller {
   /** Registers a running call; the returned function removes it (call it when the call completes). */
-  register(memberId: string, requestId: string | number, call: Cancellable): () => void;
+  register(principalId: string, requestId: string | number, call: Cancellable): () => void;
   /** How many calls are running. */
   readonly size: number;
 }
 
-function keyOf(memberId: string, requestId: string | number): string {
-  return `${memberId}\u0000${typeof requestId}:${String(requestId)}`;
+function keyOf(principalId: string, requestId: string | number): string {
+  return `${principalId}\u0000${typeof requestId}:${String(requestId)}`;
 }
 
 /**
  * Creates an empty in-flight registry.
  *
- * `cancel` fires the call's signal only when exactly one running call of that member has that request id:
- * two clients of one member can reuse an id, and cancelling the wrong write would be worse than letting the
+ * `cancel` fires the call's signal only when exactly one running call of that caller has that request id:
+ * two clients of one caller can reuse an id, and cancelling the wrong write would be worse than letting the
  * call run to its deadline (that case is logged at warn level and returns false).
  */
 export function createInflightRegistry(logger?: Logger): InflightRegistry {
   const calls = new Map<string, Set<Cancellable>>();
   let size = 0;
   return {
-    register(memberId, requestId, call) {
-      const key = keyOf(memberId, requestId);
+    register(principalId, requestId, call) {
+      const key = keyOf(principalId, requestId);
       let set = calls.get(key);
       if (set === undefined) {
         set = new Set();
@@ -53,13 +53,13 @@ export function createInflightRegistry(logger?: Logger): InflightRegistry {
         if (set.size === 0 && calls.get(key) === set) calls.delete(key);
       };
     },
-    cancel(memberId, requestId, reason) {
-      const set = calls.get(keyOf(memberId, requestId));
+    cancel(principalId, requestId, reason) {
+      const set = calls.get(keyOf(principalId, requestId));
       if (set === undefined || set.size === 0) return false;
       if (set.size > 1) {
         logger?.warn(
-          { memberId, requestId, running: set.size },
-          'cancellation matches several running calls of one member; none was cancelled',
+          { principalId, requestId, running: set.size },
+          'cancellation matches several running calls of one caller; none was cancelled',
         );
         return false;
       }

@@ -5,6 +5,7 @@ import { decodeFailure } from '@recourse/core';
 import { createRateLimits, type RateLimitStoreOptions } from './rate-limits.ts';
 import { createRecourseServer } from './recourse-server.ts';
 import type { RateLimitOptions } from './rate-limits.ts';
+import type { Principal } from './contract.ts';
 import { captureLogger, connect, delay, member, TEST_POLICY } from './testing/harness.ts';
 import { createTestTools } from './testing/test-tools.ts';
 
@@ -80,8 +81,12 @@ describe('rate limits through the pipeline', () => {
     expect(world.notes).toHaveLength(1);
   });
 
-  it('applies limits per role and per member kind', async () => {
-    const config = { defaultPerMinute: 5, perKind: { assistant: 2 }, perRole: { owner: 1 } };
+  it('applies limits per role and per caller, the role winning', async () => {
+    const config = {
+      defaultPerMinute: 5,
+      perCaller: (p: Principal) => (p.attributes?.['kind'] === 'assistant' ? 2 : undefined),
+      perRole: { owner: 1 },
+    };
     const assistant = await open(config, member('a_1', 'maintainer', 'assistant'));
     const results = [];
     for (let i = 0; i < 3; i++)

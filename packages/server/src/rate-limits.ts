@@ -1,5 +1,5 @@
 /**
- * Per-member tool-call rate limits on top of rate-limiter-flexible, with the store injected.
+ * Per-caller tool-call rate limits on top of rate-limiter-flexible, with the store injected.
  *
  * @packageDocumentation
  */
@@ -21,12 +21,16 @@ export type RateLimitStoreFactory = (options: RateLimitStoreOptions) => RateLimi
 
 /** Rate-limit settings of a Recourse server. */
 export interface RateLimitOptions {
-  /** Tool calls (cost units) a member may make per window (default 120). */
+  /** Tool calls (cost units) a caller may make per window (default 120). */
   readonly defaultPerMinute?: number;
-  /** Limits by role; a role's limit wins over the kind's and the default. */
+  /** Limits by role; a role's limit wins over `perCaller` and the default. */
   readonly perRole?: Readonly<Record<string, number>>;
-  /** Limits by member kind (person or assistant); wins over the default. */
-  readonly perKind?: Readonly<Partial<Record<Principal['kind'], number>>>;
+  /**
+   * The limit of one caller, from anything the application knows about it (e.g. its `attributes`), or
+   * `undefined` for the default; wins over the default. A value that is not a positive whole number fails the
+   * call as `transient` / `RATE_LIMIT_UNAVAILABLE` and is logged.
+   */
+  readonly perCaller?: (principal: Principal) => number | undefined;
   /** Window length in milliseconds (default 60 000; tests use shorter windows). */
   readonly windowMs?: number;
   /** Builds the limiter store (default: rate-limiter-flexible's memory store). */
@@ -38,7 +42,7 @@ export type RateVerdict =
   | { readonly allowed: true; readonly limit: number; readonly remaining: number }
   | {
       readonly allowed: false;
-      /** Points allowed per window for this member. */
+      /** Points allowed per window for this caller. */
       readonly limit: number;
       readonly windowMs: number;
       /** Milliseconds until the window has room again (from `msBeforeNext`). */
@@ -47,12 +51,12 @@ export type RateVerdict =
       readonly costExceedsLimit: boolean;
     };
 
-/** Per-member limits; `consume` takes the call's cost from the member's window. */
+/** Per-caller limits; `consume` takes the call's cost from the caller's window. */
 export interface RateLimits {
   /** The limit that applies to `principal`, per window. */
   limitFor(principal: Principal): number;
   readonly windowMs: number;
-  /** Consumes `cost` points for the member. Store failures reject with the store's error. */
+  /** Consumes `cost` points for the caller. Store failures reject with the store's error. */
   consume(principal: Principal, cost: number): Promise<RateVerdict>;
 }
 
@@ -71,7 +75,7 @@ function checkLimit(where: string, value: number): void {
 }
 
 /**
- * Creates the rate limits of a server. Defaults: 120 points per member per 60 s window, memory store.
+ * Creates the rate limits of a server. Defaults: 120 points per caller per 60 s window, memory store.
  * Throws an error with code `INVALID_RATE_LIMIT` when a configured limit is not a positive integer.
  */
 export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
@@ -80,7 +84,6 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   checkLimit('defaultPerMinute', defaultLimit);
   checkLimit('windowMs', windowMs);
   for (const [role, value] of Object.entries(options.perRole ?? {})) checkLimit(`perRole.${role}`, value);
-  for (const [kind, value] of Object.entries(options.perKind ?? {})) checkLimit(`perKind.${kind}`, value);
 
   const factory: RateLimitStoreFactory = options.storeFactory ?? ((o) => new RateLimiterMemory(o));
   const limiters = new Map<number, RateLimiterAbstract>();
@@ -94,16 +97,22 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
     return limiter;
   };
 
-  const limitFor = (principal: Principal): number =>
-    options.perRole?.[principal.role] ?? options.perKind?.[principal.kind] ?? defaultLimit;
+  const limitFor = (principal: Principal): number => {
+    const byRole = principal.role === undefined ? undefined : options.perRole?.[principal.role];
+    if (byRole !== undefined) return byRole;
+    const byCaller = options.perCaller?.(principal);
+    if (byCaller === undefined) return defaultLimit;
+    checkLimit(`perCaller(${principal.id})`, byCaller);
+    return byCaller;
+  };
 
   return {
     limitFor,
     windowMs,
     async consume(principal, cost) {
-      const limit = limitFor(principal);
+      const limit = limitFor(principal); // a bad perCaller value throws here: the step maps it to transient
       try {
-        const res = await limiterFor(limit).consume(principal.memberId, cost);
+        const res = await limiterFor(limit).consume(principal.id, cost);
         return { allowed: true, limit, remaining: res.remainingPoints };
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw error;

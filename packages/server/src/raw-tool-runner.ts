@@ -5,7 +5,7 @@
  */
 import { decodeFailure } from '@recourse/core';
 import { isInputRequiredResult, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
+import type { Logger } from './logger.ts';
 import type { RawTool } from './tool-catalog.ts';
 import { mapFailure, type MappedResult } from './pipeline/result-mapping.ts';
 
@@ -21,7 +21,7 @@ export async function runRawTool(
   sdk: ServerContext,
   correlationId: string,
   logger: Logger,
-  memberId: string | null,
+  principalId: string | null,
 ): Promise<MappedResult> {
   try {
     const args = (rawArguments ?? {}) as Record<string, unknown>;
@@ -37,7 +37,7 @@ export async function runRawTool(
       correlationId,
       logger: logger.child({ correlationId, tool: tool.name }),
       changed: false,
-      memberId,
+      principalId,
       keyed: false,
     });
   }

@@ -12,8 +12,15 @@ import {
   type CallToolResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import { newCorrelationId, redactText } from '@recourse/core';
-import { pino, type Logger } from 'pino';
+import {
+  newCorrelationId,
+  redactText,
+  REDACTION_RULES,
+  SECRET_REDACTION_RULES,
+  type RedactionRule,
+} from '@recourse/core';
+import { pino } from 'pino';
+import type { Logger } from './logger.ts';
 import type {
   CallLogSink,
   IdempotencyStore,
@@ -21,6 +28,7 @@ import type {
   Principal,
   PrincipalRecheck,
   RecourseServer,
+  SuccessRedaction,
   ToolDefinition,
   TransportLeg,
 } from './contract.ts';
@@ -29,7 +37,7 @@ import { createRateLimits, type RateLimitOptions } from './rate-limits.ts';
 import { createMemoryIdempotencyStore } from './idempotency-store.memory.ts';
 import { createInflightRegistry, type InflightRegistry } from './inflight-registry.ts';
 import { createCallRecorder, type CallRecorder } from './call-recorder.ts';
-import { runPipeline, type PipelineEnv } from './pipeline/pipeline.ts';
+import { runPipeline, successRules, type PipelineEnv } from './pipeline/pipeline.ts';
 import { runRawTool } from './raw-tool-runner.ts';
 import type { MappedResult } from './pipeline/result-mapping.ts';
 import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
@@ -40,6 +48,7 @@ import { declaresTasks, registerTaskMethods, tasksExtensionRequired } from './ta
 import { pipelineTaskSubmitter } from './tasks/task-submission.ts';
 import { submitRawTask } from './tasks/raw-task.ts';
 import { createTaskResult } from './tasks/task-wire.ts';
+import { resolveGuidance, type RefusalGuidance } from './pipeline/refusal-guidance.ts';
 
 /** Options of {@link createRecourseServer}. */
 export interface RecourseServerOptions {
@@ -50,22 +59,42 @@ export interface RecourseServerOptions {
   readonly instructions?: string;
   /** The pipeline tools. Names must be unique (also against `rawTools`). */
   readonly tools: readonly ToolDefinition[];
-  readonly permissions: PermissionPolicy;
-  /** Where the pipeline logs (default: pino to stderr). Internal faults are logged in full here. */
+  /**
+   * Which roles hold which permissions (default none: no permission step; a server without roles, such as a
+   * local stdio tool server, needs neither this nor authentication). With a policy, a tool that names a
+   * `permission` is refused to a caller whose role does not hold it, and to a call without an identity.
+   */
+  readonly permissions?: PermissionPolicy;
+  /**
+   * How refusals name the caller and what they tell it to do next: whom to ask for a role, a credential or a
+   * higher limit (default: neutral sentences that point to whoever administers the server).
+   */
+  readonly guidance?: RefusalGuidance;
+  /**
+   * Where the pipeline logs (default: pino to stderr): any object with pino's level methods (`child`, `error`,
+   * `warn`, `info`, `debug`). Internal faults are logged in full here.
+   */
   readonly logger?: Logger;
   /** Deadline of a tool without its own `deadlineMs` (default 10 000 ms). */
   readonly defaultDeadlineMs?: number;
-  /** Per-member rate limits (default 120 calls a minute, memory store). */
+  /** Per-caller rate limits (default 120 calls a minute, memory store). */
   readonly rateLimit?: RateLimitOptions;
   /** Store and lifetime of idempotency records (default: a memory store, 24 h). */
   readonly idempotency?: { readonly store: IdempotencyStore; readonly ttlMs?: number };
   /** Receives one entry per tool call (never arguments). */
   readonly callLog?: CallLogSink;
   /**
-   * Whether success texts pass through core's redactor as a second line of defence (default true). Failure texts
-   * always do. The redactor costs roughly 50 µs per kilobyte of text.
+   * How a successful result's text is redacted when its tool does not say (`ToolDefinition.successRedaction`):
+   * `'secrets'` (default) removes credentials only and keeps the tool's own paths, hosts and queries; `'all'`
+   * applies every rule failure texts get; `'none'` passes texts through. Failure texts always get every rule.
+   * The redactor costs roughly 50 µs per kilobyte of text.
    */
-  readonly redactSuccessText?: boolean;
+  readonly successRedaction?: SuccessRedaction;
+  /**
+   * Redaction rules of the server's own (e.g. for its token format), applied after the built-in ones to
+   * failure texts and to success texts that are redacted at all.
+   */
+  readonly redactionRules?: readonly RedactionRule[];
   /** Tools served beside the pipeline tools without the pipeline (conformance fixtures). */
   readonly rawTools?: readonly RawTool[];
   /**
@@ -139,11 +168,11 @@ interface Dispatch {
 async function submissionAnswer(
   tasks: TaskRuntime,
   taskId: string,
-  memberId: string,
+  principalId: string,
   tool: string,
 ): Promise<CreateTaskResultV2 | CallToolResult> {
   try {
-    return createTaskResult(await tasks.view(taskId, memberId));
+    return createTaskResult(await tasks.view(taskId, principalId));
   } catch {
     return {
       content: [
@@ -168,7 +197,7 @@ async function dispatchCall(
 ): Promise<CallToolResult | InputRequiredResult | CreateTaskResultV2> {
   const startedAt = Date.now();
   const correlationId = newCorrelationId();
-  const memberId = principal?.memberId ?? null;
+  const principalId = principal?.id ?? null;
   const tool = dispatch.catalog.pipelineTool(name);
   const raw = tool === undefined ? dispatch.catalog.rawTool(name) : undefined;
   const support = tool?.definition.task?.support ?? raw?.task?.support;
@@ -176,7 +205,7 @@ async function dispatchCall(
   const logEntry = (mapped: Pick<MappedResult, 'outcome' | 'code'>): void =>
     dispatch.record({
       at: new Date(startedAt).toISOString(),
-      memberId,
+      principalId,
       tool: tool !== undefined || raw !== undefined ? name : name.slice(0, 100),
       outcome: mapped.outcome,
       code: mapped.code,
@@ -196,7 +225,7 @@ async function dispatchCall(
           correlationId,
           logger: dispatch.env.logger,
           record: dispatch.record,
-          ownerId: memberId ?? '',
+          ownerId: principalId ?? '',
         };
   let mapped: MappedResult;
   if (tool !== undefined) {
@@ -207,7 +236,10 @@ async function dispatchCall(
             ...launch,
             tool,
             logger: dispatch.env.logger.child({ correlationId, tool: name }),
-            redactSuccessText: dispatch.env.redactSuccessText,
+            successRules: successRules(
+              tool.definition.successRedaction ?? dispatch.env.successRedaction,
+              dispatch.env,
+            ),
           });
     mapped = await runPipeline(
       {
@@ -227,14 +259,14 @@ async function dispatchCall(
     mapped =
       launch !== undefined && raw.task !== undefined
         ? await submitRawTask(launch, () => raw.task!.start(args, sdk))
-        : await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, memberId);
+        : await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, principalId);
   } else {
     mapped = { result: { content: [] }, outcome: 'validation', code: 'UNKNOWN_TOOL' };
   }
   logEntry(mapped);
   if (tool === undefined && raw === undefined) throw unknownTool(name);
   if (mapped.taskId !== undefined && tasks !== undefined)
-    return submissionAnswer(tasks, mapped.taskId, memberId ?? '', name);
+    return submissionAnswer(tasks, mapped.taskId, principalId ?? '', name);
   return mapped.result;
 }
 
@@ -245,15 +277,17 @@ async function dispatchCall(
  * Throws an error with code `DUPLICATE_TOOL` or `INVALID_RATE_LIMIT` for a bad configuration.
  */
 export function createRecourseServer(options: RecourseServerOptions): RecourseServerInstance {
-  const logger = options.logger ?? pino({ name: options.name }, pino.destination(2));
+  const logger: Logger = options.logger ?? pino({ name: options.name }, pino.destination(2));
   const idempotencyTtlMs = options.idempotency?.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
   const catalog = buildToolCatalog(options.tools, options.rawTools ?? [], {
     defaultDeadlineMs: options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS,
     idempotencyTtlMs,
   });
   const inflight = createInflightRegistry(logger);
+  const extraRules = options.redactionRules ?? [];
   const env: PipelineEnv = {
-    permissions: options.permissions,
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+    guidance: resolveGuidance(options.guidance),
     rateLimits: createRateLimits(options.rateLimit),
     idempotency: {
       store: options.idempotency?.store ?? createMemoryIdempotencyStore(),
@@ -261,7 +295,9 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
     },
     inflight,
     logger,
-    redactSuccessText: options.redactSuccessText ?? true,
+    successRedaction: options.successRedaction ?? 'secrets',
+    redactionRules: [...REDACTION_RULES, ...extraRules],
+    secretRules: [...SECRET_REDACTION_RULES, ...extraRules],
     ...(options.recheckPrincipal === undefined ? {} : { recheckPrincipal: options.recheckPrincipal }),
   };
   const taskCapable =

@@ -23,6 +23,7 @@ import {
 import type { Logger } from 'pino';
 import { BOARD_INSTRUCTIONS, BOARD_NAME, BOARD_VERSION, type BoardServer } from '../board-server.ts';
 import { boardPermissions } from '../domain/roles.ts';
+import { memberPrincipal } from '../domain/member.ts';
 import type { BoardServices } from '../services/board-services.ts';
 import { boardTools } from '../tools/board-tools.ts';
 import { conformanceExtension } from './fixture-catalog.ts';
@@ -30,6 +31,7 @@ import { legacyFixtureTools } from './fixture-tools.ts';
 import { inputRequiredFixtureTools } from './mrtr-tools.ts';
 import { headerFixtureTool, jsonSchemaFixtureTool } from './schema-fixture-tools.ts';
 import { taskFixtureTools } from './task-fixture-tools.ts';
+import { BOARD_GUIDANCE } from '../domain/board-guidance.ts';
 
 /** Name of the member that conformance mode serves unauthenticated requests as. */
 export const CONFORMANCE_MEMBER_NAME = 'Conformance suite';
@@ -51,7 +53,7 @@ export async function conformanceMember(services: BoardServices): Promise<Princi
   const member =
     existing ??
     (await services.members.add({ name: CONFORMANCE_MEMBER_NAME, kind: 'assistant', role: 'viewer' }));
-  return { memberId: member.id, name: member.name, kind: member.kind, role: member.role };
+  return memberPrincipal(member);
 }
 
 function listChangeTools(bus: ServerEventBus): RawTool[] {
@@ -84,6 +86,7 @@ export async function createConformanceBoard(board: BoardServer, logger: Logger)
     instructions: BOARD_INSTRUCTIONS,
     tools: boardTools(board.services),
     permissions: boardPermissions,
+    guidance: BOARD_GUIDANCE,
     logger,
     idempotency: { store: board.idempotency },
     callLog: board.callLog,

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import type { Principal } from '@recourse/server';
 import type { Role } from './roles.ts';
 
 /** The two kinds of member. */
@@ -26,4 +27,24 @@ export interface Member {
 /** True when `value` is one of {@link MEMBER_KINDS}. */
 export function isMemberKind(value: string): value is MemberKind {
   return (MEMBER_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * The principal a member calls as: the member id as the principal id, the name and role, and the member's kind
+ * as the `kind` attribute. `credentialId` is the id of the token it was verified with.
+ */
+export function memberPrincipal(member: Member, credentialId?: string): Principal {
+  return {
+    id: member.id,
+    name: member.name,
+    role: member.role,
+    attributes: { kind: member.kind },
+    ...(credentialId === undefined ? {} : { credentialId }),
+  };
+}
+
+/** The member kind of a principal made by {@link memberPrincipal}, or undefined for any other principal. */
+export function memberKindOf(principal: Principal): MemberKind | undefined {
+  const kind = principal.attributes?.['kind'];
+  return typeof kind === 'string' && isMemberKind(kind) ? kind : undefined;
 }

@@ -54,10 +54,10 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
-/** The grant `role` holds for `permission`, or undefined when it holds none (unknown roles hold none). */
-export function grantOf(role: string, permission: string): Grant | undefined {
+/** The grant `role` holds for `permission`, or undefined when it holds none (unknown or no roles hold none). */
+export function grantOf(role: string | undefined, permission: string): Grant | undefined {
   const row = (PERMISSION_TABLE as Record<string, Partial<Record<string, Grant>>>)[permission];
-  return row?.[role];
+  return role === undefined ? undefined : row?.[role];
 }
 
 /**

@@ -14,7 +14,7 @@ export function createPgCallLog(pool: Pool): BoardCallLog {
         'INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
         [
           entry.at,
-          entry.memberId,
+          entry.principalId,
           entry.tool,
           entry.outcome,
           entry.code,

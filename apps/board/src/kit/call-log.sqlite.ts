@@ -32,7 +32,7 @@ export function createSqliteCallLog(db: Database, options: { lock?: SerialLock }
       const write = () =>
         insert.run(
           entry.at,
-          entry.memberId,
+          entry.principalId,
           entry.tool,
           entry.outcome,
           entry.code,

@@ -34,7 +34,7 @@ export interface CallLogRow {
 export function toCallLogEntry(row: CallLogRow): CallLogEntry {
   return {
     at: row.at,
-    memberId: row.member_id,
+    principalId: row.member_id,
     tool: row.tool,
     outcome: row.outcome as CallLogEntry['outcome'],
     code: row.code,

@@ -55,20 +55,20 @@ describe('PostgreSQL idempotency store', () => {
 describe('PostgreSQL call log and rate limits', () => {
   it('records calls and reads them newest first with filters', async () => {
     const log = createPgCallLog(pool);
-    const base = { memberId: 'm1', code: null, durationMs: 2.4, outcome: 'ok' as const };
+    const base = { principalId: 'm1', code: null, durationMs: 2.4, outcome: 'ok' as const };
     await log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
     await log.record({
       ...base,
       at: '2026-07-28T10:00:01Z',
       tool: 'whoami',
       correlationId: 'c_2',
-      memberId: 'm2',
+      principalId: 'm2',
     });
     expect((await log.recent()).map((e) => e.correlationId)).toEqual(['c_2', 'c_1']);
     expect(await log.recent({ memberId: 'm1' })).toEqual([
       {
         at: '2026-07-28T10:00:00Z',
-        memberId: 'm1',
+        principalId: 'm1',
         tool: 'tasks_get',
         outcome: 'ok',
         code: null,

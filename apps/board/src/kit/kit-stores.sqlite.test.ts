@@ -149,14 +149,14 @@ describe('SQLite idempotency leases', () => {
 describe('SQLite call log', () => {
   it('records calls without arguments and reads them newest first with filters', async () => {
     const log = createSqliteCallLog(memoryDb());
-    const base = { memberId: 'm1', code: null, durationMs: 3.6, outcome: 'ok' as const };
+    const base = { principalId: 'm1', code: null, durationMs: 3.6, outcome: 'ok' as const };
     void log.record({ ...base, at: '2026-07-28T10:00:00Z', tool: 'tasks_get', correlationId: 'c_1' });
     void log.record({
       ...base,
       at: '2026-07-28T10:00:01Z',
       tool: 'tasks_create',
       correlationId: 'c_2',
-      memberId: 'm2',
+      principalId: 'm2',
     });
     void log.record({
       ...base,
@@ -170,7 +170,7 @@ describe('SQLite call log', () => {
     expect(await log.recent({ tool: 'tasks_get', limit: 1 })).toEqual([
       {
         at: '2026-07-28T10:00:02Z',
-        memberId: 'm1',
+        principalId: 'm1',
         tool: 'tasks_get',
         outcome: 'not_found',
         code: 'TASK_NOT_FOUND',
@@ -187,7 +187,12 @@ describe('SQLite rate-limit store', () => {
     const dir = mkdtempSync(join(tmpdir(), 'board-rl-'));
     dirs.push(dir);
     const file = join(dir, 'board.sqlite');
-    const principal = { memberId: 'm1', name: 'A', kind: 'assistant', role: 'contributor' } as const;
+    const principal = {
+      id: 'm1',
+      name: 'A',
+      role: 'contributor',
+      attributes: { kind: 'assistant' },
+    } as const;
     const open = () => {
       const db = openDatabase(file);
       migrate(db);
@@ -237,7 +242,7 @@ describe('one connection shared by the board store and the kit', () => {
       await tx.nextTaskNumber();
       recorded = log.record({
         at: '2026-07-28T10:00:00Z',
-        memberId: 'm1',
+        principalId: 'm1',
         tool: 'whoami',
         outcome: 'ok',
         code: null,

@@ -56,10 +56,10 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
   /** Refuses when `actor` holds `permission` only for own or assigned tasks and `task` is neither. */
   function checkOwnOrAssigned(actor: Principal, permission: string, task: Task, verb: string): void {
     if (grantOf(actor.role, permission) !== 'own-or-assigned') return;
-    if (task.createdBy === actor.memberId || task.assignee === actor.memberId) return;
+    if (task.createdBy === actor.id || task.assignee === actor.id) return;
     throw conditionUnmet({
       permission,
-      role: actor.role,
+      role: actor.role ?? 'none',
       grantedTo: fullGrantees(permission),
       condition: `for tasks you created or are assigned to; ${task.ref} was created by ${task.createdBy} and is ${
         task.assignee === null ? 'unassigned' : `assigned to ${task.assignee}`
@@ -74,18 +74,18 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
   /** Refuses when `actor` may only assign themselves and this assignment is about someone else. */
   function checkSelfOnly(actor: Principal, task: Task, assignee: string | null): void {
     if (grantOf(actor.role, 'tasks:assign') !== 'self-only') return;
-    const selfAssign = assignee === actor.memberId;
-    const selfUnassign = assignee === null && task.assignee === actor.memberId;
-    const takesFromOther = task.assignee !== null && task.assignee !== actor.memberId;
+    const selfAssign = assignee === actor.id;
+    const selfUnassign = assignee === null && task.assignee === actor.id;
+    const takesFromOther = task.assignee !== null && task.assignee !== actor.id;
     if ((selfAssign || selfUnassign) && !takesFromOther) return;
     throw conditionUnmet({
       permission: 'tasks:assign',
-      role: actor.role,
+      role: actor.role ?? 'none',
       grantedTo: fullGrantees('tasks:assign'),
       condition: `to assign unassigned tasks to yourself or unassign yourself; ${task.ref} is ${
         task.assignee === null ? 'unassigned' : `assigned to ${task.assignee}`
       } and you asked for ${assignee === null ? 'nobody' : assignee}`,
-      next: `Pass your own member id (${actor.memberId}) as assignee, or ask an owner or maintainer.`,
+      next: `Pass your own member id (${actor.id}) as assignee, or ask an owner or maintainer.`,
     });
   }
 
@@ -121,7 +121,7 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
     }
     const entries: HistoryEntry[] = Object.entries(patch).map(([field, to]) => ({
       ref: task.ref,
-      memberId: actor.memberId,
+      memberId: actor.id,
       action,
       field,
       from: render(task[field as keyof Task]),
@@ -179,20 +179,20 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
       const assignee = input.assignee ?? null;
       if (assignee !== null) {
         await requireActiveMember(store, assignee, 'assignee');
-        if (grantOf(actor.role, 'tasks:assign') !== 'full' && assignee !== actor.memberId) {
+        if (grantOf(actor.role, 'tasks:assign') !== 'full' && assignee !== actor.id) {
           throw conditionUnmet({
             permission: 'tasks:assign',
-            role: actor.role,
+            role: actor.role ?? 'none',
             grantedTo: fullGrantees('tasks:assign'),
             condition: `to assign tasks to yourself; you asked to assign the new task to ${assignee}`,
-            next: `Leave assignee out or pass your own member id (${actor.memberId}).`,
+            next: `Leave assignee out or pass your own member id (${actor.id}).`,
           });
         }
       }
       return ctx.commit(() =>
         store.transaction(async (tx) => {
           if (assignee !== null) await requireActiveMember(tx, assignee, 'assignee');
-          const task = await insertNewTask(tx, actor.memberId, input, assignee, now());
+          const task = await insertNewTask(tx, actor.id, input, assignee, now());
           return task;
         }, ctx.signal),
       );
@@ -245,7 +245,7 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
           const at = now();
           const tasks: Task[] = [];
           for (const input of inputs) {
-            tasks.push(await insertNewTask(tx, ctx.principal.memberId, input, input.assignee ?? null, at));
+            tasks.push(await insertNewTask(tx, ctx.principal.id, input, input.assignee ?? null, at));
           }
           return tasks;
         }, ctx.signal),
@@ -296,14 +296,14 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
           const at = now();
           const comment = await tx.insertComment({
             ref,
-            authorId: ctx.principal.memberId,
+            authorId: ctx.principal.id,
             body,
             createdAt: at,
           });
           await tx.insertHistory([
             {
               ref,
-              memberId: ctx.principal.memberId,
+              memberId: ctx.principal.id,
               action: 'commented',
               field: null,
               from: null,
@@ -326,7 +326,7 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
           await tx.insertHistory([
             {
               ref,
-              memberId: ctx.principal.memberId,
+              memberId: ctx.principal.id,
               action: 'deleted',
               field: null,
               from: task.title,

@@ -14,10 +14,10 @@ describe('token service', () => {
     expect(verified).toEqual({
       ok: true,
       principal: {
-        memberId: f.members.viewer.id,
+        id: f.members.viewer.id,
         name: 'Vic',
-        kind: 'person',
         role: 'viewer',
+        attributes: { kind: 'person' },
         credentialId: record.id,
       },
     });
@@ -65,7 +65,7 @@ describe('token service', () => {
     await f.services.members.setRole(f.members.maintainer.id, 'viewer');
     expect(await recheck(principal)).toEqual({ ...principal, role: 'viewer' });
     expect(await recheck({ ...principal, credentialId: 'tok_missing' })).toEqual({ refused: 'unknown' });
-    expect(await recheck({ ...principal, memberId: f.members.owner.id })).toEqual({ refused: 'unknown' });
+    expect(await recheck({ ...principal, id: f.members.owner.id })).toEqual({ refused: 'unknown' });
 
     now = new Date(now.getTime() + 60_001);
     expect(await recheck(principal)).toEqual({ refused: 'expired' });

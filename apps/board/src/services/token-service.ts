@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal, PrincipalRecheck, TokenRefusal, TokenVerifier } from '@recourse/server';
-import type { Member } from '../domain/member.ts';
+import { memberPrincipal, type Member } from '../domain/member.ts';
 import { newId } from '../domain/ids.ts';
 import type { TokenRecord } from '../domain/token.ts';
 import type { BoardStore } from '../store/board-store.ts';
@@ -48,13 +48,7 @@ export function hashToken(token: string): string {
 
 /** The principal of an active member verified with the token `credentialId`. */
 function principalOf(member: Member, credentialId: string | undefined): Principal {
-  return {
-    memberId: member.id,
-    name: member.name,
-    kind: member.kind,
-    role: member.role,
-    ...(credentialId === undefined ? {} : { credentialId }),
-  };
+  return memberPrincipal(member, credentialId);
 }
 
 /** Creates the token service over `store`. */
@@ -140,12 +134,12 @@ export function createTokenService(store: BoardStore, options: { now?: () => Dat
       return async (principal) => {
         const { credentialId } = principal;
         if (credentialId === undefined) {
-          const member = await store.getMember(principal.memberId);
+          const member = await store.getMember(principal.id);
           if (!member) return refuse('unknown');
           return member.revokedAt === null ? principalOf(member, undefined) : refuse('revoked');
         }
         const holder = await store.findTokenHolder(credentialId);
-        if (!holder || holder.member.id !== principal.memberId) return refuse('unknown');
+        if (!holder || holder.member.id !== principal.id) return refuse('unknown');
         if (holder.token.revokedAt !== null || holder.member.revokedAt !== null) return refuse('revoked');
         if (expired(holder.token.expiresAt)) return refuse('expired');
         return principalOf(holder.member, credentialId);

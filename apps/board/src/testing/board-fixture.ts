@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import type { Principal } from '@recourse/server';
-import type { Member } from '../domain/member.ts';
+import { memberPrincipal, type Member } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
 import { createBoardServices, type BoardServices } from '../services/board-services.ts';
 import { localWriteContext, type WriteContext } from '../services/write-context.ts';
@@ -24,7 +24,7 @@ export interface BoardFixture {
 
 /** The principal of a member. */
 export function principalOf(member: Member): Principal {
-  return { memberId: member.id, name: member.name, kind: member.kind, role: member.role };
+  return memberPrincipal(member);
 }
 
 /** Builds a {@link BoardFixture}; `now` is the services' clock. */

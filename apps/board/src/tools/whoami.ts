@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { defineTool } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
 import { grantOf, PERMISSIONS } from '../domain/roles.ts';
+import { memberKindOf } from '../domain/member.ts';
 
 /** `whoami`: the calling member, their role and what that role may do. Needs `board:read`. */
 export function whoamiTool(_services: BoardServices) {
@@ -18,13 +19,20 @@ export function whoamiTool(_services: BoardServices) {
     permission: 'board:read',
     handler: (_args, ctx) => {
       const p = ctx.principal;
+      const kind = memberKindOf(p) ?? 'member';
       const permissions = PERMISSIONS.flatMap((permission) => {
         const grant = grantOf(p.role, permission);
         return grant === undefined ? [] : [grant === 'full' ? permission : `${permission} (${grant})`];
       });
       return Promise.resolve({
-        text: `You are ${p.name} (${p.memberId}), a ${p.kind} with role ${p.role}. Permissions: ${permissions.join(', ')}.`,
-        structuredContent: { memberId: p.memberId, name: p.name, kind: p.kind, role: p.role, permissions },
+        text: `You are ${p.name ?? p.id} (${p.id}), a ${kind} with role ${p.role ?? 'none'}. Permissions: ${permissions.join(', ')}.`,
+        structuredContent: {
+          memberId: p.id,
+          name: p.name ?? p.id,
+          kind,
+          role: p.role ?? 'none',
+          permissions,
+        },
       });
     },
   });

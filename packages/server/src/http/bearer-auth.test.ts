@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal, TokenVerifier } from '../contract.ts';
 import { authenticate } from './bearer-auth.ts';
 
-const carol: Principal = { memberId: 'm_carol', name: 'Carol', kind: 'person', role: 'viewer' };
+const carol: Principal = { id: 'm_carol', name: 'Carol', role: 'viewer', attributes: { kind: 'person' } };
 const challenge = {
   resourceMetadataUrl: 'http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp',
   tokenHint: 'Ask the board owner for a new token (recourse-board tokens create)',

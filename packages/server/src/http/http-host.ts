@@ -14,7 +14,9 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
-import { pino, type Logger } from 'pino';
+import { pino } from 'pino';
+import type { Logger } from '../logger.ts';
+import { ANONYMOUS_PRINCIPAL } from '../contract.ts';
 import type { CallCanceller, McpServerFactory, Principal, TokenVerifier } from '../contract.ts';
 import { createFloodGuard, DEFAULT_FLOOD_LIMIT, type FloodLimit } from './flood-guard.ts';
 import { checkHostAndOrigin, loopbackPolicy, type HostOriginPolicy } from './host-origin-guard.ts';
@@ -39,8 +41,11 @@ export interface HttpHostOptions {
   readonly factory: McpServerFactory;
   /** Stops calls named by a 2025-era `notifications/cancelled` (which the stateless leg cannot route). */
   readonly canceller?: CallCanceller;
-  /** Checks bearer tokens; every MCP request needs one. */
-  readonly verifier: TokenVerifier;
+  /**
+   * Checks bearer tokens: with a verifier every MCP request needs one, and the protected-resource metadata is
+   * served. Default none: no authentication, every request is served as {@link ANONYMOUS_PRINCIPAL}.
+   */
+  readonly verifier?: TokenVerifier;
   /** Address to bind (default `127.0.0.1`). */
   readonly host?: string;
   /** Port to bind (default 0: a free port, reported in {@link HttpHost.port}). */
@@ -119,7 +124,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   if (!(Number.isSafeInteger(maxJsonDepth) && maxJsonDepth >= 1))
     throw new RangeError(`maxJsonDepth must be a whole number of at least 1; received ${maxJsonDepth}.`);
-  const log = (options.logger ?? pino({ enabled: false })).child({ component: 'http-host' });
+  const base: Logger = options.logger ?? pino({ enabled: false });
+  const log = base.child({ component: 'http-host' });
   const flood = createFloodGuard(options.flood ?? DEFAULT_FLOOD_LIMIT);
   const [metadataPath, metadataRoot] = metadataPaths(mcpPath);
   const tokenHint = options.tokenHint ?? DEFAULT_TOKEN_HINT;
@@ -171,7 +177,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (early !== undefined) return refuse(early);
 
     const endpoint = resourceUrl(req);
-    if (path === metadataPath || path === metadataRoot) {
+    const { verifier } = options;
+    if (verifier !== undefined && (path === metadataPath || path === metadataRoot)) {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return refuse(methodNotAllowed(req.method, path, 'GET'));
       const document = buildMetadata(
@@ -185,9 +192,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     }
     if (path !== mcpPath) return refuse(notFound(path, mcpPath, metadataPath));
     const signIn = async (id: JsonRpcId): Promise<Principal | undefined> => {
+      if (verifier === undefined) return ANONYMOUS_PRINCIPAL;
       if (options.anonymous !== undefined && req.headers.authorization === undefined)
         return options.anonymous;
-      const auth = await authenticate(req.headers, options.verifier, {
+      const auth = await authenticate(req.headers, verifier, {
         resourceMetadataUrl: new URL(metadataPath, endpoint).href,
         tokenHint,
       });
@@ -229,9 +237,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       const stopped =
         options.canceller === undefined
           ? 0
-          : applyCancellations(options.canceller, principal.memberId, cancellations);
+          : applyCancellations(options.canceller, principal.id, cancellations);
       log.info(
-        { client, member: principal.memberId, requested: cancellations.length, stopped },
+        { client, principal: principal.id, requested: cancellations.length, stopped },
         'legacy cancellation',
       );
       if (isSingleCancellation(parsed.body)) {
@@ -239,7 +247,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         return;
       }
     }
-    const authInfo: AuthInfo = { token: '', clientId: principal.memberId, scopes: [], extra: { principal } };
+    const authInfo: AuthInfo = { token: '', clientId: principal.id, scopes: [], extra: { principal } };
     // IncomingMessage is the Node shape toNodeHandler describes structurally (`method` may be undefined there).
     await forward(
       Object.assign(req, { auth: authInfo }) as unknown as NodeIncomingMessageLike,

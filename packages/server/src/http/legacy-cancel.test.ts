@@ -48,8 +48,8 @@ describe('legacy cancellation interception', () => {
   it('asks the canceller per cancellation, scoped to the member, and counts the calls stopped', () => {
     const seen: unknown[] = [];
     const canceller: CallCanceller = {
-      cancel: (memberId, requestId, reason) => {
-        seen.push([memberId, requestId, reason]);
+      cancel: (principalId, requestId, reason) => {
+        seen.push([principalId, requestId, reason]);
         return requestId === 1;
       },
     };

@@ -41,15 +41,15 @@ export function isSingleCancellation(body: unknown): boolean {
   return !Array.isArray(body) && cancellationOf(body) !== undefined;
 }
 
-/** Fires every cancellation for `memberId`; returns how many running calls were found and stopped. */
+/** Fires every cancellation for `principalId`; returns how many running calls were found and stopped. */
 export function applyCancellations(
   canceller: CallCanceller,
-  memberId: string,
+  principalId: string,
   cancellations: readonly LegacyCancellation[],
 ): number {
   let stopped = 0;
   for (const { requestId, reason } of cancellations) {
-    if (canceller.cancel(memberId, requestId, reason)) stopped += 1;
+    if (canceller.cancel(principalId, requestId, reason)) stopped += 1;
   }
   return stopped;
 }

@@ -10,9 +10,9 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { McpServerFactory, Principal, TokenVerifier } from '../contract.ts';
 import { startHttpHost, type HttpHost } from './http-host.ts';
 
-const alice: Principal = { memberId: 'm_alice', name: 'Alice', kind: 'person', role: 'owner' };
-const bob: Principal = { memberId: 'm_bob', name: 'Bob', kind: 'person', role: 'viewer' };
-const guest: Principal = { memberId: 'm_guest', name: 'Guest', kind: 'assistant', role: 'viewer' };
+const alice: Principal = { id: 'm_alice', name: 'Alice', role: 'owner', attributes: { kind: 'person' } };
+const bob: Principal = { id: 'm_bob', name: 'Bob', role: 'viewer', attributes: { kind: 'person' } };
+const guest: Principal = { id: 'm_guest', name: 'Guest', role: 'viewer', attributes: { kind: 'assistant' } };
 
 const verifier: TokenVerifier = {
   verify: (token) =>
@@ -28,7 +28,7 @@ const verifier: TokenVerifier = {
 const factory: McpServerFactory = ({ principal }) => {
   const server = new McpServer({ name: 'sessions-test', version: '0.0.1' }, { capabilities: { tools: {} } });
   server.registerTool('whoami', { description: 'Names the caller.' }, () => ({
-    content: [{ type: 'text', text: principal?.memberId ?? 'nobody' }],
+    content: [{ type: 'text', text: principal?.id ?? 'nobody' }],
   }));
   server.registerTool(
     'ask',

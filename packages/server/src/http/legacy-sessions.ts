@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { McpServerFactory, Principal } from '../contract.ts';
 import { createMemoryEventStore } from './memory-event-store.ts';
 import { HOST_REFUSAL_CODES } from './refusal-codes.ts';
@@ -49,7 +49,7 @@ export interface LegacySessions {
 interface Session {
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: McpServer;
-  readonly memberId: string;
+  readonly principalId: string;
   lastUsed: number;
 }
 
@@ -59,8 +59,8 @@ export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_SESSION_IDLE_MS = 10 * 60 * 1000;
 
 /**
- * Creates the session table. Sessions are bound to the member who initialized them: a request naming another
- * member's session is answered as if the session did not exist (404, -31404), and so is an expired one.
+ * Creates the session table. Sessions are bound to the caller who initialized them: a request naming another
+ * caller's session is answered as if the session did not exist (404, -31404), and so is an expired one.
  */
 export function createLegacySessions(
   factory: McpServerFactory,
@@ -94,8 +94,8 @@ export function createLegacySessions(
       eventStore,
       retryInterval: options.retryIntervalMs ?? 1_000,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, memberId: principal.memberId, lastUsed: Date.now() });
-        log.info({ member: principal.memberId, sessions: sessions.size }, 'legacy session opened');
+        sessions.set(id, { transport, server, principalId: principal.id, lastUsed: Date.now() });
+        log.info({ member: principal.id, sessions: sessions.size }, 'legacy session opened');
       },
       onsessionclosed: (id) => drop(id),
     });
@@ -137,7 +137,7 @@ export function createLegacySessions(
       const id = req.headers['mcp-session-id'];
       const authInfo: AuthInfo = {
         token: '',
-        clientId: principal.memberId,
+        clientId: principal.id,
         scopes: [],
         extra: { principal },
       };
@@ -149,7 +149,7 @@ export function createLegacySessions(
         return undefined;
       }
       const session = sessions.get(id);
-      if (session === undefined || session.memberId !== principal.memberId) return unknownSession(id);
+      if (session === undefined || session.principalId !== principal.id) return unknownSession(id);
       session.lastUsed = Date.now();
       await session.transport.handleRequest(withAuth, res, body);
       return undefined;

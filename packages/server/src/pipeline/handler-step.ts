@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { ToolContext, ToolDefinition, ToolSuccess } from '../contract.ts';
 import type { CallScope } from '../call-scope.ts';
 

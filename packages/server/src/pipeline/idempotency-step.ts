@@ -1,11 +1,11 @@
 /**
- * Pipeline step 5: a write that carries an idempotency key is done once per member and key.
+ * Pipeline step 5: a write that carries an idempotency key is done once per caller and key.
  *
  * @packageDocumentation
  */
 import { conflict, type ToolFailure } from '@recourse/core';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { IdempotencyStore, ToolSuccess } from '../contract.ts';
 import type { CallScope } from '../call-scope.ts';
 import { hashArguments } from '../argument-hash.ts';
@@ -24,7 +24,7 @@ export const IDEMPOTENCY_LEASE_GRACE_MS = 5000;
 export interface IdempotentCall {
   readonly store: IdempotencyStore;
   readonly ttlMs: number;
-  readonly memberId: string;
+  readonly principalId: string;
   readonly tool: string;
   readonly key: string;
   readonly args: Record<string, unknown>;
@@ -48,7 +48,7 @@ function keyReused(call: IdempotentCall): ToolFailure {
 }
 
 /**
- * Runs `start` at most once per member and key: a repeat with the same arguments replays the first success, a
+ * Runs `start` at most once per caller and key: a repeat with the same arguments replays the first success, a
  * call with the same key but another tool or other arguments is refused, and a call that finds the key held by
  * a running call polls every {@link IDEMPOTENCY_POLL_MS} ms until that call finishes or its own deadline fires.
  * The claim follows the handler, not the answer: a handler that finishes after its deadline still completes the
@@ -63,31 +63,31 @@ export async function runIdempotent(
   start: () => Promise<ToolSuccess>,
 ): Promise<IdempotentOutcome> {
   const argsHash = hashArguments(call.tool, call.args);
-  const { store, memberId, key, scope } = call;
+  const { store, principalId, key, scope } = call;
   for (;;) {
     if (scope.signal.aborted) throw scope.signal.reason as Error;
     const leaseMs = scope.deadlineMs + IDEMPOTENCY_LEASE_GRACE_MS;
-    const claim = await store.claim(memberId, key, call.tool, argsHash, call.ttlMs, leaseMs);
+    const claim = await store.claim(principalId, key, call.tool, argsHash, call.ttlMs, leaseMs);
     switch (claim.state) {
       case 'claimed': {
         const { lease } = claim;
         const logFailure = (error: unknown): void => {
           call.logger.error(
-            { err: error, memberId, tool: call.tool },
+            { err: error, principalId, tool: call.tool },
             'idempotency record could not be updated',
           );
         };
         let work: Promise<ToolSuccess>;
         if (store.completeAtomically !== undefined && lease !== undefined) {
           // The handler's write and the claim's result commit together, or neither does.
-          work = store.completeAtomically(memberId, key, lease, start);
-          work.catch(() => store.release(memberId, key, lease).catch(logFailure));
+          work = store.completeAtomically(principalId, key, lease, start);
+          work.catch(() => store.release(principalId, key, lease).catch(logFailure));
         } else {
           work = start();
           work
             .then(
-              (success) => store.complete(memberId, key, success, lease),
-              () => store.release(memberId, key, lease),
+              (success) => store.complete(principalId, key, success, lease),
+              () => store.release(principalId, key, lease),
             )
             .catch(logFailure);
         }

@@ -26,8 +26,8 @@ function setup(defaultDeadlineMs?: number) {
     callLog,
     ...(defaultDeadlineMs === undefined ? {} : { defaultDeadlineMs }),
   });
-  const open = async (memberId = 'm_1') => {
-    const client = await connect(server, member(memberId));
+  const open = async (principalId = 'm_1') => {
+    const client = await connect(server, member(principalId));
     clients.push(client);
     return client;
   };

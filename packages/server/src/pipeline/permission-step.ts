@@ -5,23 +5,31 @@
  */
 import { permissionDenied } from '@recourse/core';
 import type { PermissionPolicy, Principal, ToolDefinition } from '../contract.ts';
+import type { ResolvedGuidance } from './refusal-guidance.ts';
 
 /**
- * Passes when the caller's role holds the tool's permission; otherwise refuses, naming the permission, the role
- * held and the roles that hold it. Failure: `permission` / `PERMISSION_DENIED`.
+ * Passes when the server has no policy, the tool names no permission, or the caller's role holds it; otherwise
+ * refuses, naming the permission, the role held (`none` for a caller without a role) and the roles that hold
+ * it, with `guidance.role` as the next step. Failure: `permission` / `PERMISSION_DENIED`.
  */
-export function checkPermission(principal: Principal, tool: ToolDefinition, policy: PermissionPolicy): void {
-  if (policy.allows(principal.role, tool.permission)) return;
+export function checkPermission(
+  principal: Principal,
+  tool: ToolDefinition,
+  policy: PermissionPolicy | undefined,
+  guidance: ResolvedGuidance,
+): void {
+  if (policy === undefined || tool.permission === undefined) return;
+  if (principal.role !== undefined && policy.allows(principal.role, tool.permission)) return;
   const grantedTo = [...policy.rolesGranting(tool.permission)];
   throw permissionDenied({
     tool: tool.name,
     permission: tool.permission,
-    role: principal.role,
+    role: principal.role ?? 'none',
     grantedTo,
-    message: `Member ${principal.name} (${principal.memberId}) may not call ${tool.name}.`,
+    message: `${guidance.caller(principal)} may not call ${tool.name}.`,
     next:
       grantedTo.length > 0
-        ? 'Ask a board owner for a role that holds it, or leave this step to a member who holds one.'
+        ? guidance.role
         : 'No role can call this tool on this server; leave this step out of your plan.',
   });
 }

@@ -4,14 +4,17 @@
  * @packageDocumentation
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
+import type { RedactionRule } from '@recourse/core';
 import type {
   IdempotencyStore,
   PermissionPolicy,
   Principal,
   PrincipalRecheck,
+  SuccessRedaction,
   TransportLeg,
 } from '../contract.ts';
+import type { ResolvedGuidance } from './refusal-guidance.ts';
 import type { CatalogTool } from '../tool-catalog.ts';
 import type { InflightRegistry } from '../inflight-registry.ts';
 import type { RateLimits } from '../rate-limits.ts';
@@ -28,15 +31,28 @@ import { taskRefOf, type TaskSubmitter } from '../tasks/task-submission.ts';
 
 /** What the pipeline shares across calls of one server. */
 export interface PipelineEnv {
-  readonly permissions: PermissionPolicy;
+  /** None: no permission step (a server without roles). */
+  readonly permissions?: PermissionPolicy;
+  /** How refusals name the caller and what they tell it to do next. */
+  readonly guidance: ResolvedGuidance;
   readonly rateLimits: RateLimits;
   readonly idempotency: { readonly store: IdempotencyStore; readonly ttlMs: number };
   readonly inflight: InflightRegistry;
   readonly logger: Logger;
-  /** Whether success texts pass through the redactor (failure texts always do). */
-  readonly redactSuccessText: boolean;
+  /** The success redaction of a tool that does not choose its own. */
+  readonly successRedaction: SuccessRedaction;
+  /** Every rule failure texts pass through (the built-in table plus the server's own). */
+  readonly redactionRules: readonly RedactionRule[];
+  /** The rules of `'secrets'` success redaction (the built-in secret rules plus the server's own). */
+  readonly secretRules: readonly RedactionRule[];
   /** Checks the caller again on every call of the `stdio` leg (step 1); none: the host's principal holds. */
   readonly recheckPrincipal?: PrincipalRecheck;
+}
+
+/** The rules a success text of `mode` passes through; `undefined` for none. */
+export function successRules(mode: SuccessRedaction, env: PipelineEnv): readonly RedactionRule[] | undefined {
+  if (mode === 'none') return undefined;
+  return mode === 'all' ? env.redactionRules : env.secretRules;
 }
 
 /** One `tools/call` of a pipeline tool. */
@@ -75,15 +91,17 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
   let unregister = (): void => undefined;
   let keyed = false;
   try {
+    const needsIdentity = env.permissions !== undefined && definition.permission !== undefined;
     const principal = await recheckPrincipal(
-      requirePrincipal(call.principal, definition.name),
+      requirePrincipal(call.principal, definition.name, needsIdentity, env.guidance),
       definition.name,
       call.transport,
       env.recheckPrincipal,
+      env.guidance,
     ); // 1
-    unregister = env.inflight.register(principal.memberId, call.sdk.mcpReq.id, scope);
-    checkPermission(principal, definition, env.permissions); // 2
-    await checkRateLimit(principal, definition.name, call.tool.cost, env.rateLimits); // 3
+    unregister = env.inflight.register(principal.id, call.sdk.mcpReq.id, scope);
+    checkPermission(principal, definition, env.permissions, env.guidance); // 2
+    await checkRateLimit(principal, definition.name, call.tool.cost, env.rateLimits, env.guidance); // 3
     const { args, idempotencyKey } = validateArguments(call.tool, call.rawArguments); // 4
     const ctx = createToolContext({
       principal,
@@ -95,7 +113,7 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
     });
     const keyedCall = (key: string): IdempotentCall => ({
       ...env.idempotency,
-      memberId: principal.memberId,
+      principalId: principal.id,
       tool: definition.name,
       key,
       args,
@@ -114,27 +132,33 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
       const taskId = taskRefOf(outcome.success);
       if (taskId !== undefined)
         return { result: { content: [] }, outcome: 'ok', code: 'TASK_SUBMITTED', taskId };
-      return mapSuccess(outcome.success, call.correlationId, env.redactSuccessText);
+      return mapSuccess(
+        outcome.success,
+        call.correlationId,
+        successRules(definition.successRedaction ?? env.successRedaction, env),
+      );
     }
     const start = (): ReturnType<typeof startHandler> => {
       const work = startHandler(definition, args, ctx); // 6, 7
       watchLateOutcome(work, scope, logger);
       return work;
     };
+    const redaction = successRules(definition.successRedaction ?? env.successRedaction, env);
     if (idempotencyKey === undefined)
-      return mapSuccess(await raceScope(start(), scope), call.correlationId, env.redactSuccessText);
+      return mapSuccess(await raceScope(start(), scope), call.correlationId, redaction);
     keyed = true;
     const outcome = await runIdempotent(keyedCall(idempotencyKey), start); // 5
     if (outcome.replayed) logger.info('idempotent call replayed');
-    return mapSuccess(outcome.success, call.correlationId, env.redactSuccessText);
+    return mapSuccess(outcome.success, call.correlationId, redaction);
   } catch (error) {
     return mapFailure(error, {
       tool: definition.name,
       correlationId: call.correlationId,
       logger,
       changed: scope.changed,
-      memberId: call.principal?.memberId ?? null,
+      principalId: call.principal?.id ?? null,
       keyed,
+      rules: env.redactionRules,
     });
   } finally {
     scope.close();

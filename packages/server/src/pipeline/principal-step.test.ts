@@ -62,12 +62,14 @@ describe('principal step: recheck on stdio', () => {
     const text = textOf(refused);
     expect(text).toContain('was revoked');
     expect(text).toContain('tok_1');
-    expect(text).toContain('Ask a board owner for a new token and restart the client with it.');
+    expect(text).toContain(
+      'Ask whoever administers this server for a new credential and connect again with it.',
+    );
     expect(text).toContain('Nothing was changed.');
     expect(text).toContain('Retrying unchanged will not help.');
     expect(world.notes.map((n) => n.text)).toEqual(['first']);
     expect(world.noteRuns).toBe(1);
-    expect(callLog.entries.map((e) => [e.memberId, e.outcome, e.code])).toEqual([
+    expect(callLog.entries.map((e) => [e.principalId, e.outcome, e.code])).toEqual([
       ['m_1', 'ok', null],
       ['m_1', 'permission', 'CREDENTIAL_REFUSED'],
     ]);

@@ -6,6 +6,7 @@
 import { isToolFailure, rateLimited, ToolFailure, transientFailure } from '@recourse/core';
 import type { Principal } from '../contract.ts';
 import type { RateLimits } from '../rate-limits.ts';
+import type { ResolvedGuidance } from './refusal-guidance.ts';
 
 /** "a minute", "per 10 s" … for a window length, to follow "120 tool calls". */
 export function describeWindow(windowMs: number): string {
@@ -16,7 +17,7 @@ export function describeWindow(windowMs: number): string {
 }
 
 /**
- * Takes the tool's cost from the member's budget; refuses when the budget is spent, saying the limit and how long
+ * Takes the tool's cost from the caller's budget; refuses when the budget is spent, saying the limit and how long
  * to wait. Failures: `rate_limit` / `RATE_LIMITED` (retryable, `retryAfterMs` from the limiter),
  * `rate_limit` / `RATE_LIMIT_COST_TOO_HIGH` (the tool costs more than the whole budget; not retryable),
  * `transient` / `RATE_LIMIT_UNAVAILABLE` when the limiter store fails (a store's own `transient` failure, such as
@@ -27,6 +28,7 @@ export async function checkRateLimit(
   tool: string,
   cost: number,
   limits: RateLimits,
+  guidance: ResolvedGuidance,
 ): Promise<void> {
   let verdict;
   try {
@@ -44,14 +46,15 @@ export async function checkRateLimit(
   }
   if (verdict.allowed) return;
   const window = describeWindow(verdict.windowMs);
-  const who = `Member ${principal.name} (${principal.memberId}, role ${principal.role})`;
+  const role = principal.role === undefined ? '' : ` with role ${principal.role}`;
+  const who = `${guidance.caller(principal)}${role}`;
   const costNote = cost === 1 ? '' : ` (which counts as ${String(cost)} calls)`;
   if (verdict.costExceedsLimit) {
     throw new ToolFailure({
       category: 'rate_limit',
       code: 'RATE_LIMIT_COST_TOO_HIGH',
       message: `${who} may make ${String(verdict.limit)} tool calls ${window}, but one call to ${tool} counts as ${String(cost)}.`,
-      next: 'Ask the server operator to raise the limit for your role; waiting will not make room for this call.',
+      next: guidance.limit,
       retryable: false,
       changed: false,
     });

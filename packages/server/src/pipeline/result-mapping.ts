@@ -12,9 +12,9 @@ import {
   transientFailure,
   type ToolFailure,
 } from '@recourse/core';
-import type { FailureCategory } from '@recourse/core';
+import type { FailureCategory, RedactionRule } from '@recourse/core';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { ToolSuccess } from '../contract.ts';
 import { CallCancelledError, DeadlineExceededError } from '../call-scope.ts';
 
@@ -39,19 +39,25 @@ export interface FailureContext {
   readonly logger: Logger;
   /** Whether the call committed a write before it failed. */
   readonly changed: boolean;
-  readonly memberId: string | null;
+  readonly principalId: string | null;
   /** Whether the call carried an idempotency key (a retry with it replays the result). */
   readonly keyed: boolean;
+  /** The redaction rules of failure texts (default: core's built-in table). */
+  readonly rules?: readonly RedactionRule[];
 }
 
 /**
- * A success as a tool result: the text (redacted as a second line of defence unless `redact` is false) and
- * structured content (never redacted).
+ * A success as a tool result: the text (passed through `rules` as a second line of defence; unchanged without
+ * rules) and structured content (never redacted).
  */
-export function mapSuccess(success: ToolSuccess, correlationId: string, redact = true): MappedResult {
+export function mapSuccess(
+  success: ToolSuccess,
+  correlationId: string,
+  rules: readonly RedactionRule[] | undefined,
+): MappedResult {
   return {
     result: {
-      content: [{ type: 'text', text: redact ? redactText(success.text) : success.text }],
+      content: [{ type: 'text', text: rules === undefined ? success.text : redactText(success.text, rules) }],
       ...(success.structuredContent === undefined ? {} : { structuredContent: success.structuredContent }),
       _meta: { [CALL_META_KEY]: { correlationId } },
     },
@@ -96,19 +102,19 @@ export function mapFailure(error: unknown, ctx: FailureContext): MappedResult {
   let failure: ToolFailure;
   if (isToolFailure(error)) {
     failure = error.with({ correlationId: ctx.correlationId });
-    ctx.logger.info({ memberId: ctx.memberId, code: failure.failure.code }, 'tool call refused');
+    ctx.logger.info({ principalId: ctx.principalId, code: failure.failure.code }, 'tool call refused');
   } else if (error instanceof DeadlineExceededError) {
     failure = deadlineFailure(error, ctx);
-    ctx.logger.warn({ memberId: ctx.memberId, changed: ctx.changed }, 'tool call missed its deadline');
+    ctx.logger.warn({ principalId: ctx.principalId, changed: ctx.changed }, 'tool call missed its deadline');
   } else if (error instanceof CallCancelledError) {
     failure = cancelledFailure(ctx);
-    ctx.logger.info({ memberId: ctx.memberId }, 'tool call cancelled');
+    ctx.logger.info({ principalId: ctx.principalId }, 'tool call cancelled');
   } else {
     failure = internalFailure({ tool: ctx.tool, correlationId: ctx.correlationId, changed: ctx.changed });
-    ctx.logger.error({ err: error, memberId: ctx.memberId }, 'tool handler failed');
+    ctx.logger.error({ err: error, principalId: ctx.principalId }, 'tool handler failed');
   }
   return {
-    result: encodeFailure(failure.failure),
+    result: encodeFailure(failure.failure, ctx.rules),
     outcome: failure.failure.category,
     code: failure.failure.code,
   };

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Principal, ToolContext } from '../contract.ts';
 import type { CallScope } from '../call-scope.ts';

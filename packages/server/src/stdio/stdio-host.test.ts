@@ -4,7 +4,7 @@ import type { Principal } from '../contract.ts';
 import { createDemoFactory, createDemoState } from '../http/testing/demo-server.ts';
 import { startStdioHost } from './stdio-host.ts';
 
-const erin: Principal = { memberId: 'm_erin', name: 'Erin', kind: 'assistant', role: 'viewer' };
+const erin: Principal = { id: 'm_erin', name: 'Erin', role: 'viewer', attributes: { kind: 'assistant' } };
 
 /** Collects JSON lines written to `stream`; `next()` waits (at most 3 s) for the next one. */
 function lines(stream: PassThrough): { next(): Promise<Record<string, unknown>> } {

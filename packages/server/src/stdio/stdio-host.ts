@@ -1,13 +1,14 @@
 /**
  * The stdio host: serves any {@link McpServerFactory} over stdin/stdout for local desktop clients, both
- * protocol eras (the opening message picks one per connection), as one configured member.
+ * protocol eras (the opening message picks one per connection), as one configured caller or none.
  *
  * @packageDocumentation
  */
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { pino, type Logger } from 'pino';
-import type { McpServerFactory, Principal } from '../contract.ts';
+import { pino } from 'pino';
+import type { Logger } from '../logger.ts';
+import { ANONYMOUS_PRINCIPAL, type McpServerFactory, type Principal } from '../contract.ts';
 import { DEFAULT_MAX_JSON_DEPTH } from '../json-depth.ts';
 import { filterDeepLines } from './depth-filter.ts';
 
@@ -15,8 +16,11 @@ import { filterDeepLines } from './depth-filter.ts';
 export interface StdioHostOptions {
   /** Builds the SDK server for the connection (called with `transport: 'stdio'`). */
   readonly factory: McpServerFactory;
-  /** Who is calling: on stdio the caller resolves it (e.g. from a token in the environment). */
-  readonly principal: Principal;
+  /**
+   * Who is calling: on stdio the application resolves it (e.g. from a token in the environment). Default
+   * {@link ANONYMOUS_PRINCIPAL}: a local tool server without authentication.
+   */
+  readonly principal?: Principal;
   /** Input stream (default `process.stdin`). */
   readonly stdin?: Readable;
   /** Output stream (default `process.stdout`); nothing but JSON-RPC may be written to it. */
@@ -42,7 +46,8 @@ export interface StdioHost {
  * answer; they are logged at debug level here.
  */
 export function startStdioHost(options: StdioHostOptions): Promise<StdioHost> {
-  const log = (options.logger ?? pino({ enabled: false })).child({ component: 'stdio-host' });
+  const base: Logger = options.logger ?? pino({ enabled: false });
+  const log = base.child({ component: 'stdio-host' });
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const filtered = filterDeepLines(stdin, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, (line) => {
@@ -50,7 +55,7 @@ export function startStdioHost(options: StdioHostOptions): Promise<StdioHost> {
     stdout.write(line);
   });
   const transport = new StdioServerTransport(filtered, stdout);
-  const { principal } = options;
+  const principal = options.principal ?? ANONYMOUS_PRINCIPAL;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -61,7 +66,7 @@ export function startStdioHost(options: StdioHostOptions): Promise<StdioHost> {
     transport,
     onerror: (error) => log.debug({ err: error.message }, 'stdio message refused or dropped'),
   });
-  log.info({ member: principal.memberId }, 'serving MCP over stdio');
+  log.info({ principal: principal.id }, 'serving MCP over stdio');
   return Promise.resolve({
     closed,
     close: async () => {

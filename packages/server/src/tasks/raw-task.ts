@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { CallRecorder } from '../call-recorder.ts';
 import type { RawTaskRun, RawTaskSupport } from '../tool-catalog.ts';
 import { mapFailure, type MappedResult } from '../pipeline/result-mapping.ts';
@@ -30,7 +30,7 @@ function internalResult(launch: RawTaskLaunch, error: unknown): MappedResult {
     correlationId: launch.correlationId,
     logger: launch.logger.child({ correlationId: launch.correlationId, tool: launch.tool }),
     changed: false,
-    memberId: launch.ownerId,
+    principalId: launch.ownerId,
     keyed: false,
   });
 }

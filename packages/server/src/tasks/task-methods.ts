@@ -52,7 +52,7 @@ export function registerTaskMethods(
   const caller = async (method: string, ctx: ServerContext): Promise<string> => {
     if (!declaresTasks(ctx)) throw tasksExtensionRequired(method);
     // Without a caller no task is theirs: the runtime answers -32602 as for an unknown id.
-    return (await principalOf())?.memberId ?? '';
+    return (await principalOf())?.id ?? '';
   };
   low.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, ctx) => {
     const ownerId = await caller('tasks/get', ctx);

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.ts';
 import { isTerminal, type StoredTask, type TaskError, type TaskPatch, type TaskStore } from './task-store.ts';
 
 /** 1 hour: how long a task is kept after it was created, by default. */
@@ -68,7 +68,7 @@ export interface TaskRuntime {
   readonly ttlMs: number;
   /** Stores a new `working` task, starts its work and resolves with the stored task (durable). */
   launch(launch: TaskLaunch): Promise<StoredTask>;
-  /** The caller's task; -32602 when it is unknown, expired or another member's. */
+  /** The caller's task; -32602 when it is unknown, expired or another caller's. */
   view(taskId: string, ownerId: string): Promise<StoredTask>;
   /** Delivers input answers; unknown and already answered keys are ignored. -32602 as {@link TaskRuntime.view}. */
   update(taskId: string, ownerId: string, responses: Record<string, unknown>): Promise<void>;
@@ -90,7 +90,7 @@ function unknownTask(taskId: string): ProtocolError {
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
     `Unknown task: ${shown}. No task with this id exists for you: it was never created, it expired after its ` +
-      `ttlMs, or another member created it. Use the taskId a tools/call returned, or call the tool again.`,
+      `ttlMs, or another caller created it. Use the taskId a tools/call returned, or call the tool again.`,
     { taskId: shown },
   );
 }

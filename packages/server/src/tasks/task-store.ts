@@ -26,7 +26,7 @@ export interface TaskError {
 export interface StoredTask {
   /** Unguessable id (128 random bits). */
   readonly taskId: string;
-  /** The member who created the task; nobody else can see it. */
+  /** The caller (principal id) who created the task; nobody else can see it. */
   readonly ownerId: string;
   readonly tool: string;
   readonly status: TaskStatus;

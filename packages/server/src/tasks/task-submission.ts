@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 import { decodeFailure } from '@recourse/core';
-import type { Logger } from 'pino';
+import type { RedactionRule } from '@recourse/core';
+import type { Logger } from '../logger.ts';
 import type { Principal, ToolContext, ToolSuccess } from '../contract.ts';
 import type { CatalogTool } from '../tool-catalog.ts';
 import type { CallRecorder } from '../call-recorder.ts';
@@ -54,7 +55,8 @@ export interface PipelineTaskDeps {
   readonly tool: CatalogTool;
   readonly correlationId: string;
   readonly logger: Logger;
-  readonly redactSuccessText: boolean;
+  /** The rules a successful result's text goes through (none: unchanged). */
+  readonly successRules: readonly RedactionRule[] | undefined;
   readonly record: CallRecorder;
 }
 
@@ -64,7 +66,7 @@ export function settledEntry(task: StoredTask, correlationId: string): Parameter
     task.status === 'completed' && task.result !== null ? decodeFailure(task.result) : undefined;
   return {
     at: new Date(task.lastUpdatedAt).toISOString(),
-    memberId: task.ownerId,
+    principalId: task.ownerId,
     tool: task.tool,
     outcome:
       task.status === 'failed'
@@ -124,7 +126,7 @@ export function pipelineTaskSubmitter(deps: PipelineTaskDeps): TaskSubmitter {
         const success = await raceScope(handler, scope);
         return {
           kind: 'result',
-          result: mapSuccess(success, deps.correlationId, deps.redactSuccessText).result,
+          result: mapSuccess(success, deps.correlationId, deps.successRules).result,
         };
       } catch (error) {
         if (work.signal.aborted)
@@ -134,7 +136,7 @@ export function pipelineTaskSubmitter(deps: PipelineTaskDeps): TaskSubmitter {
           correlationId: deps.correlationId,
           logger,
           changed: scope.changed,
-          memberId: submission.principal.memberId,
+          principalId: submission.principal.id,
           keyed: submission.idempotencyKey !== undefined,
         });
         return { kind: 'result', result: mapped.result };
@@ -143,7 +145,7 @@ export function pipelineTaskSubmitter(deps: PipelineTaskDeps): TaskSubmitter {
       }
     };
     const task = await deps.runtime.launch({
-      ownerId: submission.principal.memberId,
+      ownerId: submission.principal.id,
       tool: definition.name,
       run,
       onSettled: (settled) => deps.record(settledEntry(settled, deps.correlationId)),

@@ -7,7 +7,8 @@
 import { Writable } from 'node:stream';
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
-import { pino, type Logger } from 'pino';
+import { pino } from 'pino';
+import type { Logger } from '../logger.ts';
 import type { PermissionPolicy, Principal, RecourseServer } from '../contract.ts';
 
 /** A logger whose JSON lines are kept in `lines` (parsed). */
@@ -46,8 +47,8 @@ export const TEST_POLICY = tablePolicy({
 });
 
 /** Builds a principal for tests. */
-export function member(memberId: string, role = 'maintainer', kind: Principal['kind'] = 'person'): Principal {
-  return { memberId, name: `Member ${memberId}`, kind, role };
+export function member(id: string, role = 'maintainer', kind = 'person'): Principal {
+  return { id, name: `Caller ${id}`, role, attributes: { kind } };
 }
 
 /** An SDK client connected in memory to a fresh instance of `server` for `principal`. */

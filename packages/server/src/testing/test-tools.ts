@@ -47,7 +47,7 @@ export function createTestTools(): { world: TestWorld; tools: ToolDefinition[] }
     permission: 'board:read',
     handler: (args, ctx) => {
       const text = Array.from({ length: args.times ?? 1 }, () => args.text).join(' ');
-      return Promise.resolve({ text, structuredContent: { text, member: ctx.principal.memberId } });
+      return Promise.resolve({ text, structuredContent: { text, member: ctx.principal.id } });
     },
   });
 
@@ -69,7 +69,7 @@ export function createTestTools(): { world: TestWorld; tools: ToolDefinition[] }
         throw notFound({ code: 'NOTEBOOK_NOT_FOUND', message: 'The notebook is gone.' });
       }
       const note = ctx.commit(() => {
-        const created = { id: world.notes.length + 1, text: args.text, by: ctx.principal.memberId };
+        const created = { id: world.notes.length + 1, text: args.text, by: ctx.principal.id };
         world.notes.push(created);
         return created;
       });
@@ -101,7 +101,7 @@ export function createTestTools(): { world: TestWorld; tools: ToolDefinition[] }
       await delay(args.waitMs);
       try {
         ctx.commit(() =>
-          world.notes.push({ id: world.notes.length + 1, text: 'slow', by: ctx.principal.memberId }),
+          world.notes.push({ id: world.notes.length + 1, text: 'slow', by: ctx.principal.id }),
         );
       } catch (error) {
         world.commitErrors.push(String((error as { code?: unknown }).code));
@@ -126,7 +126,7 @@ export function createTestTools(): { world: TestWorld; tools: ToolDefinition[] }
       world.abortReasons.push((ctx.signal.reason as Error).message);
       try {
         ctx.commit(() =>
-          world.notes.push({ id: world.notes.length + 1, text: 'late', by: ctx.principal.memberId }),
+          world.notes.push({ id: world.notes.length + 1, text: 'late', by: ctx.principal.id }),
         );
       } catch (error) {
         world.commitErrors.push(String((error as { code?: unknown }).code));

@@ -36,7 +36,7 @@ export async function logCommand(args: readonly string[], io: CliIo): Promise<nu
       io.out(
         [
           e.at,
-          e.memberId ?? '-',
+          e.principalId ?? '-',
           e.tool,
           e.outcome,
           e.code ?? '-',

@@ -13,7 +13,7 @@ import { boardOptionsOf, operatorOptions, readOperatorSettings } from '../operat
 
 /** Who a connection serves when its token was refused at start: nobody; every tool call says why. */
 function refusedCaller(reason: TokenRefusal): Principal {
-  return { memberId: '(none)', name: 'unverified caller', kind: 'person', role: 'none', refused: reason };
+  return { id: '(none)', name: 'unverified caller', role: 'none', refused: reason };
 }
 
 /**

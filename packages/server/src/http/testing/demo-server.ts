@@ -20,7 +20,7 @@ export interface SlowRecord {
 /** State shared by every instance the factory builds (HTTP builds one per request). */
 export interface DemoState {
   readonly records: Map<string, SlowRecord>;
-  /** Running `slow` calls by `memberId:requestId`, for {@link DemoState.canceller}. */
+  /** Running `slow` calls by `principalId:requestId`, for {@link DemoState.canceller}. */
   readonly running: Map<string, AbortController>;
   /** A canceller over {@link DemoState.running}, as the pipeline's in-flight registry would be. */
   readonly canceller: CallCanceller;
@@ -33,8 +33,8 @@ export function createDemoState(): DemoState {
     records: new Map(),
     running,
     canceller: {
-      cancel(memberId, requestId, reason) {
-        const controller = running.get(`${memberId}:${String(requestId)}`);
+      cancel(principalId, requestId, reason) {
+        const controller = running.get(`${principalId}:${String(requestId)}`);
         if (controller === undefined) return false;
         controller.abort(reason);
         return true;
@@ -63,7 +63,7 @@ export function createDemoFactory(state: DemoState): McpServerFactory {
         const record: SlowRecord = { label, startedAt: Date.now(), outcome: 'running' };
         state.records.set(label, record);
         const own = new AbortController();
-        const key = `${principal?.memberId ?? 'anonymous'}:${String(ctx.mcpReq.id)}`;
+        const key = `${principal?.id ?? 'anonymous'}:${String(ctx.mcpReq.id)}`;
         state.running.set(key, own);
         const signal = AbortSignal.any([ctx.mcpReq.signal, own.signal]);
         try {

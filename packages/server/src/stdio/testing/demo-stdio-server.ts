@@ -10,9 +10,8 @@ import { createDemoFactory, createDemoState } from '../../http/testing/demo-serv
 const host = await startStdioHost({
   factory: createDemoFactory(createDemoState()),
   principal: {
-    memberId: process.env.DEMO_MEMBER ?? 'm_stdio',
+    id: process.env.DEMO_MEMBER ?? 'm_stdio',
     name: 'Stdio Tester',
-    kind: 'assistant',
     role: 'contributor',
   },
 });
