@@ -5,7 +5,13 @@
  * @packageDocumentation
  */
 import pg from 'pg';
-import { assembleBoardServer, type BoardServer, type BoardServerOptions } from './board-server.ts';
+import {
+  assembleBoardServer,
+  boardLogger,
+  kitWriteFailed,
+  type BoardServer,
+  type BoardServerOptions,
+} from './board-server.ts';
 import { createPgCallLog } from './kit/call-log.pg.ts';
 import { createPgTaskStore } from './kit/task-store.pg.ts';
 import { createPgIdempotencyStore } from './kit/idempotency-store.pg.ts';
@@ -46,10 +52,11 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
     if (ownsPool) await pool.end().catch(() => undefined);
     throw error;
   }
+  const logger = boardLogger(options);
   const board = assembleBoardServer(
     {
       store: createPgBoardStore(pool, { ownsPool: false }),
-      callLog: createPgCallLog(pool),
+      callLog: createPgCallLog(pool, { buffer: { onError: kitWriteFailed(logger, 'call-log entries') } }),
       idempotency: createPgIdempotencyStore(pool),
       rateLimitStore: pgRateLimitStoreFactory(pool),
       taskStore: createPgTaskStore(pool),
@@ -57,7 +64,7 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
         if (ownsPool) await pool.end();
       },
     },
-    options,
+    { ...options, logger },
   );
   return { ...board, pool };
 }

@@ -95,6 +95,8 @@ export interface BoardParts {
   readonly idempotency: IdempotencyStore;
   readonly rateLimitStore: RateLimitStoreFactory;
   readonly taskStore: TaskStore;
+  /** Writes what the kit's stores hold back (e.g. rate-limit counts); runs after the call log is flushed. */
+  readonly flushKit?: () => Promise<void>;
   /** Releases what the parts hold beyond the store (e.g. the database handle). */
   readonly closeResources: () => Promise<void>;
 }
@@ -103,7 +105,7 @@ export interface BoardParts {
 export function assembleBoardServer(parts: BoardParts, options: BoardServerOptions): BoardServer {
   const store = options.wrapStore ? options.wrapStore(parts.store) : parts.store;
   const services = createBoardServices(store, options.now === undefined ? {} : { now: options.now });
-  const logger = options.logger ?? pino({ name: BOARD_NAME }, pino.destination(2));
+  const logger = boardLogger(options);
   const server = createRecourseServer({
     name: BOARD_NAME,
     version: BOARD_VERSION,
@@ -129,10 +131,23 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     taskStore: parts.taskStore,
     async close() {
       await server.close();
+      // The buffered call log and rate-limit counts are written before the store closes the database.
+      await parts.callLog.close();
+      await parts.flushKit?.();
       await store.close();
       await parts.closeResources();
     },
   };
+}
+
+/** The logger of a board: `options.logger`, or pino to stderr at level info. */
+export function boardLogger(options: Pick<BoardServerOptions, 'logger'>): Logger {
+  return options.logger ?? pino({ name: BOARD_NAME }, pino.destination(2));
+}
+
+/** Logs a failed write of the kit's buffered entries (they are lost; calls are not affected). */
+export function kitWriteFailed(logger: Logger, what: string): (error: unknown, lost?: number) => void {
+  return (error, lost) => logger.warn({ err: error, lost }, `${what} could not be written`);
 }
 
 /** Opens the database of `dataDir` (creating the directory) or takes `db`, and migrates it. */
@@ -156,19 +171,28 @@ export function createBoardServer(options: SqliteBoardServerOptions = {}): Sqlit
   // One connection, one writer at a time: the store's transactions stay open across awaits, so the kit's
   // stores write inside the same lock.
   const lock = createSerialLock();
+  const logger = boardLogger(options);
+  const rateLimitStore = sqliteRateLimitStoreFactory(db, {
+    lock,
+    onError: kitWriteFailed(logger, 'rate-limit counts'),
+  });
   const board = assembleBoardServer(
     {
       store: createSqliteBoardStore(db, { lock }),
-      callLog: createSqliteCallLog(db, { lock }),
+      callLog: createSqliteCallLog(db, {
+        lock,
+        buffer: { onError: kitWriteFailed(logger, 'call-log entries') },
+      }),
       idempotency: createSqliteIdempotencyStore(db, { lock }),
-      rateLimitStore: sqliteRateLimitStoreFactory(db, { lock }),
+      rateLimitStore,
+      flushKit: () => rateLimitStore.close(),
       taskStore: createSqliteTaskStore(db, { lock }),
       closeResources: () => {
         if (db.open) db.close();
         return Promise.resolve();
       },
     },
-    options,
+    { ...options, logger },
   );
   return { ...board, db };
 }

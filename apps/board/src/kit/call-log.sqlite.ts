@@ -1,12 +1,15 @@
 /**
  * The kit's {@link CallLogSink} on the board's SQLite database (table `call_log`), and the reader the CLI's
- * `log` command uses. Argument values are never stored.
+ * `log` command uses. Argument values are never stored. Entries are written in batches off the call path
+ * (`call-log-buffer.ts`: at most 100 ms late, flushed before every read and at `close()`, lost only when the
+ * process dies without closing).
  *
  * @packageDocumentation
  */
 import type { Database } from 'better-sqlite3';
 import type { CallLogEntry } from '@recourse/server';
 import { toCallLogEntry, type BoardCallLog, type CallLogQuery, type CallLogRow } from './call-log.ts';
+import { createCallLogBuffer, type CallLogBufferOptions } from './call-log-buffer.ts';
 import type { SerialLock } from '../store/serial-lock.ts';
 import { retryWhileBusy } from '../store/busy-retry.ts';
 
@@ -21,37 +24,53 @@ export type SqliteCallLog = BoardCallLog;
 
 /**
  * Creates the SQLite call log on a migrated board database; `lock` is the lock shared by every writer of the
- * connection (see `createSqliteBoardStore`), none by default.
+ * connection (see `createSqliteBoardStore`), none by default. Each batch is one transaction.
  */
-export function createSqliteCallLog(db: Database, options: { lock?: SerialLock } = {}): SqliteCallLog {
+export function createSqliteCallLog(
+  db: Database,
+  options: { lock?: SerialLock; buffer?: CallLogBufferOptions } = {},
+): SqliteCallLog {
   const insert = db.prepare(
     'INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const insertAll = db.transaction((entries: readonly CallLogEntry[]) => {
+    for (const entry of entries)
+      insert.run(
+        entry.at,
+        entry.principalId,
+        entry.tool,
+        entry.outcome,
+        entry.code,
+        Math.round(entry.durationMs),
+        entry.correlationId,
+      );
+  });
+  const writeBatch = (entries: readonly CallLogEntry[]): Promise<void> => {
+    // Closed with the board: nothing can be written any more (close() flushed what it could).
+    if (!db.open) return Promise.reject(new Error('the board database is closed'));
+    const lock = options.lock;
+    const attempt = lock
+      ? () => lock.queueSync(() => void insertAll(entries))
+      : () => {
+          insertAll(entries);
+          return Promise.resolve();
+        };
+    // A database locked by another process is waited out off the call path, so that the calls that failed
+    // because it was busy are still logged.
+    return retryWhileBusy(attempt, { budgetMs: CALL_LOG_BUSY_BUDGET_MS, maxPauseMs: 1000 });
+  };
+  const buffer = createCallLogBuffer(writeBatch, options.buffer);
   return {
     record(entry) {
-      const write = () =>
-        insert.run(
-          entry.at,
-          entry.principalId,
-          entry.tool,
-          entry.outcome,
-          entry.code,
-          Math.round(entry.durationMs),
-          entry.correlationId,
-        );
-      const lock = options.lock;
-      const attempt = lock
-        ? () => lock.queueSync(() => void write())
-        : () => {
-            write();
-            return Promise.resolve();
-          };
-      // The kit does not await the entry; waiting here holds nothing but the entry itself.
-      return retryWhileBusy(attempt, { budgetMs: CALL_LOG_BUSY_BUDGET_MS, maxPauseMs: 1000 });
+      buffer.add(entry);
+      return Promise.resolve();
     },
-    recent(query = {}) {
-      return Promise.resolve(readRecent(query));
+    async recent(query = {}) {
+      await buffer.flush();
+      return readRecent(query);
     },
+    flush: () => buffer.flush(),
+    close: () => buffer.close(),
   };
 
   function readRecent(query: CallLogQuery): CallLogEntry[] {

@@ -13,10 +13,16 @@ export interface CallLogQuery {
   readonly tool?: string;
 }
 
-/** A durable call log: `record` appends one entry (never argument values), `recent` reads newest first. */
+/**
+ * A durable call log: `record` hands one entry (never argument values) to a buffer that writes it off the call
+ * path, `recent` writes what is buffered and reads newest first, `flush` writes what is buffered, `close`
+ * flushes and makes later entries be written at once.
+ */
 export interface BoardCallLog extends CallLogSink {
   record(entry: CallLogEntry): Promise<void>;
   recent(query?: CallLogQuery): Promise<CallLogEntry[]>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** A `call_log` row, as both databases return it. */

@@ -196,14 +196,14 @@ describe('SQLite rate-limit store', () => {
     const open = () => {
       const db = openDatabase(file);
       migrate(db);
-      return {
-        db,
-        limits: createRateLimits({ defaultPerMinute: 3, storeFactory: sqliteRateLimitStoreFactory(db) }),
-      };
+      const store = sqliteRateLimitStoreFactory(db);
+      return { db, store, limits: createRateLimits({ defaultPerMinute: 3, storeFactory: store }) };
     };
     const first = open();
     expect((await first.limits.consume(principal, 1)).allowed).toBe(true);
     expect((await first.limits.consume(principal, 1)).allowed).toBe(true);
+    // Counts are written behind the calls; closing the store (as the board's close() does) writes them.
+    await first.store.close();
     first.db.close();
 
     const second = open();
@@ -212,6 +212,49 @@ describe('SQLite rate-limit store', () => {
     expect(refused).toMatchObject({ allowed: false, limit: 3 });
     if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(50_000);
     second.db.close();
+  });
+});
+
+describe('SQLite rate limits written behind the calls', () => {
+  const principal = { id: 'm1', name: 'A', role: 'contributor', attributes: { kind: 'assistant' } } as const;
+
+  it('counts at once in the process but commits no transaction per call', async () => {
+    const db = memoryDb();
+    const store = sqliteRateLimitStoreFactory(db, { flushIntervalMs: 60_000 });
+    const limits = createRateLimits({ defaultPerMinute: 2, storeFactory: store });
+    expect((await limits.consume(principal, 1)).allowed).toBe(true);
+    expect((await limits.consume(principal, 1)).allowed).toBe(true);
+    expect((await limits.consume(principal, 1)).allowed).toBe(false);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM rate_limits').get()).toEqual({ n: 0 });
+    await store.flush();
+    expect(db.prepare('SELECT points FROM rate_limits').get()).toEqual({ points: 3 });
+  });
+
+  it('adds the counts of two processes sharing the file, each seeing the sum after its next write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'board-rl-'));
+    dirs.push(dir);
+    const file = join(dir, 'board.sqlite');
+    const open = () => {
+      const db = openDatabase(file);
+      migrate(db);
+      const store = sqliteRateLimitStoreFactory(db, { flushIntervalMs: 60_000 });
+      return { db, store, limits: createRateLimits({ defaultPerMinute: 4, storeFactory: store }) };
+    };
+    const a = open();
+    const b = open();
+    expect((await a.limits.consume(principal, 1)).allowed).toBe(true);
+    expect((await b.limits.consume(principal, 1)).allowed).toBe(true);
+    await a.store.flush();
+    await b.store.flush();
+    expect(a.db.prepare('SELECT points FROM rate_limits').get()).toEqual({ points: 2 });
+    // b has read the sum back: its next two calls fill the limit of 4, the third is refused.
+    expect(await b.limits.consume(principal, 1)).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await b.limits.consume(principal, 1)).allowed).toBe(true);
+    expect((await b.limits.consume(principal, 1)).allowed).toBe(false);
+    await a.store.close();
+    await b.store.close();
+    a.db.close();
+    b.db.close();
   });
 });
 
