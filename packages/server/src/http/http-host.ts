@@ -13,7 +13,6 @@ import {
   type McpRequestContext,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { pino } from 'pino';
 import type { Logger } from '../logger.ts';
 import { ANONYMOUS_PRINCIPAL } from '../contract.ts';
@@ -34,6 +33,7 @@ import { applyCancellations, isSingleCancellation, legacyCancellations } from '.
 import { writeRefusal, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
 import { methodNotAllowed, notFound } from './route-refusals.ts';
 import { createLegacySessions, type LegacySessionOptions } from './legacy-sessions.ts';
+import { serveThroughFetch } from './fetch-bridge.ts';
 
 /** Options of {@link startHttpHost}. */
 export interface HttpHostOptions {
@@ -145,10 +145,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     ...(options.bus === undefined ? {} : { bus: options.bus }),
     onerror: (error) => log.debug({ err: error.message }, 'sdk refused or failed a request'),
   });
-  const forward = toNodeHandler(mcp, {
-    maxRequestBodySize: maxBodyBytes * 2,
-    onerror: (error) => log.error({ err: error }, 'the MCP handler failed'),
-  });
+  const handlerFailed = (error: Error): void => log.error({ err: error }, 'the MCP handler failed');
 
   let policy: HostOriginPolicy = loopbackPolicy(0);
   let boundUrl = '';
@@ -248,12 +245,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       }
     }
     const authInfo: AuthInfo = { token: '', clientId: principal.id, scopes: [], extra: { principal } };
-    // IncomingMessage is the Node shape toNodeHandler describes structurally (`method` may be undefined there).
-    await forward(
-      Object.assign(req, { auth: authInfo }) as unknown as NodeIncomingMessageLike,
-      res,
-      parsed.body,
-    );
+    await serveThroughFetch(mcp, req, res, parsed.body, authInfo, handlerFailed);
   };
 
   const server = createServer((req, res) => {
