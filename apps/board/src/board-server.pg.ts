@@ -56,7 +56,7 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
   const board = assembleBoardServer(
     {
       store: createPgBoardStore(pool, { ownsPool: false }),
-      callLog: createPgCallLog(pool, { buffer: { onError: kitWriteFailed(logger, 'call-log entries') } }),
+      callLog: createPgCallLog(pool, { onError: kitWriteFailed(logger, 'call-log entries') }),
       idempotency: createPgIdempotencyStore(pool),
       rateLimitStore: pgRateLimitStoreFactory(pool),
       taskStore: createPgTaskStore(pool),

@@ -1,21 +1,18 @@
 /**
  * The kit's call log on PostgreSQL (table `call_log`), shared by every board instance. Never holds arguments.
- * Entries are written in batches off the call path, one multi-row INSERT per batch (`call-log-buffer.ts`: at
- * most 100 ms late, flushed before every read and at `close()`, lost only when the process dies without closing).
+ * Entries are written off the call path but at once, so that instances sharing the database see each other's
+ * calls without delay (SQLite, one process per file, batches instead: `call-log.sqlite.ts`).
  *
  * @packageDocumentation
  */
 import type { Pool } from 'pg';
 import type { CallLogEntry } from '@recourse/server';
 import { toCallLogEntry, type BoardCallLog, type CallLogRow } from './call-log.ts';
-import { createCallLogBuffer, type CallLogBufferOptions } from './call-log-buffer.ts';
 
-const COLUMNS = 7;
-
-async function insertBatch(pool: Pool, entries: readonly CallLogEntry[]): Promise<void> {
-  const values: unknown[] = [];
-  const rows = entries.map((entry, row) => {
-    values.push(
+async function insertEntry(pool: Pool, entry: CallLogEntry): Promise<void> {
+  await pool.query(
+    'INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [
       entry.at,
       entry.principalId,
       entry.tool,
@@ -23,26 +20,32 @@ async function insertBatch(pool: Pool, entries: readonly CallLogEntry[]): Promis
       entry.code,
       Math.round(entry.durationMs),
       entry.correlationId,
-    );
-    const base = row * COLUMNS;
-    return `(${Array.from({ length: COLUMNS }, (_, i) => `$${String(base + i + 1)}`).join(', ')})`;
-  });
-  await pool.query(
-    `INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES ${rows.join(', ')}`,
-    values,
+    ],
   );
 }
 
-/** Creates the PostgreSQL call log on a migrated board database. */
-export function createPgCallLog(pool: Pool, options: { buffer?: CallLogBufferOptions } = {}): BoardCallLog {
-  const buffer = createCallLogBuffer((entries) => insertBatch(pool, entries), options.buffer);
+/**
+ * Creates the PostgreSQL call log on a migrated board database. Each entry is inserted at once but never awaited by
+ * its call (the recorder does not wait), so that every instance sees every other instance's calls as soon as they
+ * are answered; `flush()` and `close()` wait for the inserts still running. A failed insert goes to `onError`.
+ */
+export function createPgCallLog(
+  pool: Pool,
+  options: { onError?: (error: unknown, lost: number) => void } = {},
+): BoardCallLog {
+  const running = new Set<Promise<void>>();
+  const settled = async (): Promise<void> => {
+    await Promise.allSettled([...running]);
+  };
   return {
     record(entry) {
-      buffer.add(entry);
-      return Promise.resolve();
+      const insert = insertEntry(pool, entry).catch((error: unknown) => options.onError?.(error, 1));
+      running.add(insert);
+      void insert.finally(() => running.delete(insert));
+      return insert;
     },
     async recent(query = {}) {
-      await buffer.flush();
+      await settled();
       const where: string[] = [];
       const params: unknown[] = [];
       if (query.memberId !== undefined) {
@@ -61,7 +64,7 @@ export function createPgCallLog(pool: Pool, options: { buffer?: CallLogBufferOpt
       );
       return rows.map(toCallLogEntry);
     },
-    flush: () => buffer.flush(),
-    close: () => buffer.close(),
+    flush: settled,
+    close: settled,
   };
 }
