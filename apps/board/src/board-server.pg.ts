@@ -17,7 +17,9 @@ import { createPgTaskStore } from './kit/task-store.pg.ts';
 import { createPgIdempotencyStore } from './kit/idempotency-store.pg.ts';
 import { pgRateLimitStoreFactory } from './kit/rate-limit-store.pg.ts';
 import { createPgBoardStore } from './store/board-store.pg.ts';
-import { migratePg } from './store/migrations.pg.ts';
+import { migratePg, pendingPgMigrations } from './store/migrations.pg.ts';
+import { databaseReadiness } from './kit/database-readiness.ts';
+import { watchPoolErrors } from './kit/pool-errors.pg.ts';
 
 /** Options of {@link createPgBoardServer}: a connection string or a pool. */
 export interface PgBoardServerOptions extends BoardServerOptions {
@@ -46,6 +48,7 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
   }
   const ownsPool = options.pool === undefined;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  if (options.onDatabaseError !== undefined) watchPoolErrors(pool, options.onDatabaseError);
   try {
     await migratePg(pool);
   } catch (error) {
@@ -60,6 +63,7 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
       idempotency: createPgIdempotencyStore(pool),
       rateLimitStore: pgRateLimitStoreFactory(pool),
       taskStore: createPgTaskStore(pool),
+      readiness: databaseReadiness(() => pendingPgMigrations(pool)),
       closeResources: async () => {
         if (ownsPool) await pool.end();
       },

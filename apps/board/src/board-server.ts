@@ -10,7 +10,9 @@ import type { Database } from 'better-sqlite3';
 import { pino, type Logger } from 'pino';
 import {
   createRecourseServer,
+  type CallObserver,
   type IdempotencyStore,
+  type ReadinessCheck,
   type RateLimitOptions,
   type RateLimitStoreFactory,
   type RecourseServerInstance,
@@ -26,7 +28,8 @@ import { createSqliteTaskStore } from './kit/task-store.sqlite.ts';
 import { createBoardServices, type BoardServices } from './services/board-services.ts';
 import type { BoardStore } from './store/board-store.ts';
 import { createSqliteBoardStore } from './store/board-store.sqlite.ts';
-import { migrate } from './store/migrations.sqlite.ts';
+import { migrate, pendingMigrations } from './store/migrations.sqlite.ts';
+import { databaseReadiness } from './kit/database-readiness.ts';
 import { DATABASE_FILE, openDatabase } from './store/open-database.sqlite.ts';
 import { createSerialLock } from './store/serial-lock.ts';
 import { boardTools } from './tools/board-tools.ts';
@@ -60,6 +63,10 @@ export interface BoardServerOptions {
    * `leaseMs` (default 15 s) within which a task whose instance died is failed.
    */
   readonly tasks?: { readonly ttlMs?: number; readonly pollIntervalMs?: number; readonly leaseMs?: number };
+  /** Told when each tool call starts and finishes (e.g. the Prometheus metrics of `serve`); default none. */
+  readonly observer?: CallObserver;
+  /** Told about each database error, by kind (`query` or `connection`); PostgreSQL only; default none. */
+  readonly onDatabaseError?: (kind: 'query' | 'connection') => void;
 }
 
 /** Options of {@link createBoardServer}: a data directory or an open SQLite database. */
@@ -79,6 +86,8 @@ export interface BoardServer {
   readonly idempotency: IdempotencyStore;
   /** Where tasks-extension tasks live (same database), shared by every instance on PostgreSQL. */
   readonly taskStore: TaskStore;
+  /** What `/readyz` checks: the database answers and its schema is current. */
+  readonly readiness: readonly ReadinessCheck[];
   /** Fails the tasks still running here, then closes the store and the database. */
   close(): Promise<void>;
 }
@@ -97,6 +106,8 @@ export interface BoardParts {
   readonly taskStore: TaskStore;
   /** Writes what the kit's stores hold back (e.g. rate-limit counts); runs after the call log is flushed. */
   readonly flushKit?: () => Promise<void>;
+  /** The database's readiness check. */
+  readonly readiness: ReadinessCheck;
   /** Releases what the parts hold beyond the store (e.g. the database handle). */
   readonly closeResources: () => Promise<void>;
 }
@@ -119,6 +130,7 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     idempotency: { store: parts.idempotency },
     callLog: parts.callLog,
     tasks: { store: parts.taskStore, ...options.tasks },
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
     // stdio verifies RECOURSE_TOKEN once; this checks its token and member again on every call.
     recheckPrincipal: services.tokens.recheck(),
   });
@@ -129,6 +141,7 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     callLog: parts.callLog,
     idempotency: parts.idempotency,
     taskStore: parts.taskStore,
+    readiness: [parts.readiness],
     async close() {
       await server.close();
       // The buffered call log and rate-limit counts are written before the store closes the database.
@@ -187,6 +200,7 @@ export function createBoardServer(options: SqliteBoardServerOptions = {}): Sqlit
       rateLimitStore,
       flushKit: () => rateLimitStore.close(),
       taskStore: createSqliteTaskStore(db, { lock }),
+      readiness: databaseReadiness(() => pendingMigrations(db)),
       closeResources: () => {
         if (db.open) db.close();
         return Promise.resolve();

@@ -216,7 +216,7 @@ const KNOWN = new Map<number, Entry>([
       name: 'Unavailable',
       origin: 'recourse',
       meaning:
-        'The server cannot take the request right now (its token store failed, or its session limit is reached); nothing was done; wait for Retry-After.',
+        'The server cannot take the request right now (its token store failed, its session limit is reached, or the instance is shutting down); nothing was done; wait for Retry-After or send it to another instance.',
       httpStatus: 503,
     },
   ],

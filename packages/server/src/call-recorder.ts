@@ -6,19 +6,21 @@
 import type { Logger } from './logger.ts';
 import type { CallLogEntry, CallLogSink } from './contract.ts';
 
-/** Records one entry; sink errors (thrown or rejected) are logged at warn level and swallowed. */
-export type CallRecorder = (entry: CallLogEntry) => void;
+/**
+ * Records one entry and resolves once the sink stored it, so that a call is answered only after its entry is
+ * written; sink errors (thrown or rejected) are logged at warn level and swallowed (never rejects).
+ */
+export type CallRecorder = (entry: CallLogEntry) => Promise<void>;
 
 /** Creates a recorder for `sink`; without a sink it does nothing. */
 export function createCallRecorder(sink: CallLogSink | undefined, logger: Logger): CallRecorder {
-  if (sink === undefined) return () => undefined;
+  if (sink === undefined) return () => Promise.resolve();
   const warn = (error: unknown): void => {
     logger.warn({ err: error }, 'call log entry could not be recorded');
   };
-  return (entry) => {
+  return async (entry) => {
     try {
-      const pending = sink.record(entry);
-      if (pending !== undefined) pending.catch(warn);
+      await sink.record(entry);
     } catch (error) {
       warn(error);
     }

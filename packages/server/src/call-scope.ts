@@ -21,9 +21,15 @@ export class DeadlineExceededError extends Error {
 export class CallCancelledError extends Error {
   override readonly name = 'CallCancelledError';
   readonly code = 'CALL_CANCELLED';
+  /** The reason given for the cancellation. */
+  readonly reason: string;
+  /** Whether the server stopped the call (e.g. shutting down) rather than its caller. */
+  readonly byServer: boolean;
 
-  constructor(tool: string, reason: string) {
-    super(`The call to ${tool} was cancelled by the caller (${reason}).`);
+  constructor(tool: string, reason: string, byServer = false) {
+    super(`The call to ${tool} was cancelled by ${byServer ? 'the server' : 'the caller'} (${reason}).`);
+    this.reason = reason;
+    this.byServer = byServer;
   }
 }
 
@@ -54,8 +60,11 @@ export interface CallScope {
   readonly aborted: Promise<Error>;
   /** Throws the abort reason when the signal has fired; otherwise marks the call as changed and runs `work`. */
   commit<T>(work: () => T): T;
-  /** Cancels the call on behalf of the caller (e.g. from the in-flight registry). Ignored once closed. */
-  cancel(reason: string): void;
+  /**
+   * Cancels the call on behalf of the caller (e.g. from the in-flight registry), or of the server when `byServer`
+   * (e.g. shutting down). Ignored once closed.
+   */
+  cancel(reason: string, byServer?: boolean): void;
   /** Stops the timer and detaches from the upstream signal: aborts after completion are ignored. */
   close(): void;
 }
@@ -133,8 +142,8 @@ export function openCallScope(options: CallScopeOptions): CallScope {
       );
       return result;
     },
-    cancel(reason: string): void {
-      abort(new CallCancelledError(options.tool, reason));
+    cancel(reason: string, byServer = false): void {
+      abort(new CallCancelledError(options.tool, reason, byServer));
     },
     close(): void {
       closed = true;

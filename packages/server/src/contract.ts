@@ -187,6 +187,27 @@ export interface CallLogEntry {
   readonly correlationId: string;
 }
 
+/** A finished tool call as a {@link CallObserver} sees it: no caller, no arguments. */
+export interface ObservedCall {
+  /** The tool's name, or `unknown` for a name the server does not serve. */
+  readonly tool: string;
+  readonly outcome: CallLogEntry['outcome'];
+  readonly code: string | null;
+  readonly durationMs: number;
+  /** True when an idempotency key replayed an earlier result. */
+  readonly replayed: boolean;
+}
+
+/**
+ * Watches tool calls (e.g. to count them for metrics). Must not throw. Every `callStarted` is followed by one
+ * `callEnded`; `callFinished` comes before it for every call that got a result (and a call-log entry).
+ */
+export interface CallObserver {
+  callStarted(tool: string): void;
+  callFinished(call: ObservedCall): void;
+  callEnded(tool: string): void;
+}
+
 /** Where the pipeline records every tool call (an application may store them; `createMemoryCallLog` keeps them in memory). */
 export interface CallLogSink {
   record(entry: CallLogEntry): void | Promise<void>;
@@ -250,6 +271,11 @@ export type McpServerFactory = (ctx: {
 export interface CallCanceller {
   /** Returns true when a running call was found and its signal fired. */
   cancel(principalId: string, requestId: string | number, reason: string): boolean;
+  /**
+   * Cancels every running call on the server's behalf (e.g. at the end of a drain); each caller gets a
+   * `CALL_CANCELLED` result naming `reason`. Returns how many calls were cancelled.
+   */
+  cancelAll?(reason: string): number;
 }
 
 /** What the hosts need from a Recourse server: a per-request SDK server factory and a canceller. */

@@ -19,6 +19,8 @@ export type {
 export type {
   CallCanceller,
   CallLogEntry,
+  CallObserver,
+  ObservedCall,
   CallLogSink,
   IdempotencyClaim,
   IdempotencyStore,
@@ -90,3 +92,9 @@ export type { StdioHost, StdioHostOptions } from './stdio/stdio-host.ts';
 export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './http/legacy-sessions.ts';
 export type { LegacySessionOptions } from './http/legacy-sessions.ts';
 export { createMemoryEventStore, DEFAULT_EVENT_CAPACITY } from './http/memory-event-store.ts';
+export { createServerMetrics, CALL_DURATION_BUCKETS } from './metrics/server-metrics.ts';
+export type { ServerMetrics, ServerMetricsOptions } from './metrics/server-metrics.ts';
+export { DRAIN_CANCEL_REASON } from './http/http-host.ts';
+export type { DrainOptions, DrainReport } from './http/http-host.ts';
+export { OPERATIONS_PATHS, READINESS_CHECK_TIMEOUT_MS } from './http/operations-routes.ts';
+export type { MetricsEndpoint, ReadinessCheck } from './http/operations-routes.ts';

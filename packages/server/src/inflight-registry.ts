@@ -9,7 +9,8 @@ import type { CallCanceller } from './contract.ts';
 
 /** Something a registry can cancel: a call scope. */
 export interface Cancellable {
-  cancel(reason: string): void;
+  /** `byServer`: the server stopped the call (shutting down), not its caller. */
+  cancel(reason: string, byServer?: boolean): void;
 }
 
 /** A {@link CallCanceller} that the pipeline fills: every running call is registered until it completes. */
@@ -18,6 +19,7 @@ export interface InflightRegistry extends CallCanceller {
   register(principalId: string, requestId: string | number, call: Cancellable): () => void;
   /** How many calls are running. */
   readonly size: number;
+  cancelAll(reason: string): number;
 }
 
 function keyOf(principalId: string, requestId: string | number): string {
@@ -65,6 +67,17 @@ export function createInflightRegistry(logger?: Logger): InflightRegistry {
       }
       for (const call of set) call.cancel(reason);
       return true;
+    },
+    cancelAll(reason) {
+      let count = 0;
+      for (const set of calls.values()) {
+        for (const call of set) {
+          call.cancel(reason, true);
+          count += 1;
+        }
+      }
+      if (count > 0) logger?.warn({ count, reason }, 'every running call cancelled');
+      return count;
     },
     get size() {
       return size;

@@ -23,6 +23,7 @@ import { pino } from 'pino';
 import type { Logger } from './logger.ts';
 import type {
   CallLogSink,
+  CallObserver,
   IdempotencyStore,
   PermissionPolicy,
   Principal,
@@ -81,8 +82,10 @@ export interface RecourseServerOptions {
   readonly rateLimit?: RateLimitOptions;
   /** Store and lifetime of idempotency records (default: a memory store, 24 h). */
   readonly idempotency?: { readonly store: IdempotencyStore; readonly ttlMs?: number };
-  /** Receives one entry per tool call (never arguments). */
+  /** Receives one entry per tool call (never arguments); a call is answered once its entry is stored. */
   readonly callLog?: CallLogSink;
+  /** Told when each tool call starts and finishes (e.g. Prometheus metrics); default none. */
+  readonly observer?: CallObserver;
   /**
    * How a successful result's text is redacted when its tool does not say (`ToolDefinition.successRedaction`):
    * `'secrets'` (default) removes credentials only and keeps the tool's own paths, hosts and queries; `'all'`
@@ -185,6 +188,7 @@ async function submissionAnswer(
       ],
     };
   }
+  readonly observer: CallObserver | undefined;
 }
 
 async function dispatchCall(
@@ -200,74 +204,89 @@ async function dispatchCall(
   const principalId = principal?.id ?? null;
   const tool = dispatch.catalog.pipelineTool(name);
   const raw = tool === undefined ? dispatch.catalog.rawTool(name) : undefined;
+  const known = tool !== undefined || raw !== undefined;
+  const label = known ? name : 'unknown';
   const support = tool?.definition.task?.support ?? raw?.task?.support;
   const tasks = support === undefined || !declaresTasks(sdk) ? undefined : dispatch.tasks;
-  const logEntry = (mapped: Pick<MappedResult, 'outcome' | 'code'>): void =>
+  const logEntry = (mapped: Pick<MappedResult, 'outcome' | 'code'>, durationMs: number): Promise<void> =>
     dispatch.record({
       at: new Date(startedAt).toISOString(),
       principalId,
-      tool: tool !== undefined || raw !== undefined ? name : name.slice(0, 100),
+      tool: known ? name : name.slice(0, 100),
       outcome: mapped.outcome,
       code: mapped.code,
-      durationMs: Date.now() - startedAt,
+      durationMs,
       correlationId,
     });
-  if (support === 'required' && tasks === undefined) {
-    logEntry({ outcome: 'validation', code: 'TASKS_EXTENSION_REQUIRED' });
-    throw tasksExtensionRequired(`The tool ${name}`);
-  }
-  const launch =
-    tasks === undefined
-      ? undefined
-      : {
-          runtime: tasks,
-          tool: name,
-          correlationId,
-          logger: dispatch.env.logger,
-          record: dispatch.record,
-          ownerId: principalId ?? '',
-        };
-  let mapped: MappedResult;
-  if (tool !== undefined) {
-    const asTask =
-      launch === undefined
+  dispatch.observer?.callStarted(label);
+  try {
+    if (support === 'required' && tasks === undefined) {
+      await logEntry({ outcome: 'validation', code: 'TASKS_EXTENSION_REQUIRED' }, Date.now() - startedAt);
+      throw tasksExtensionRequired(`The tool ${name}`);
+    }
+    const launch =
+      tasks === undefined
         ? undefined
-        : pipelineTaskSubmitter({
-            ...launch,
-            tool,
-            logger: dispatch.env.logger.child({ correlationId, tool: name }),
-            successRules: successRules(
-              tool.definition.successRedaction ?? dispatch.env.successRedaction,
-              dispatch.env,
-            ),
-          });
-    mapped = await runPipeline(
-      {
-        tool,
-        rawArguments,
-        principal,
-        transport,
-        sdk,
-        correlationId,
-        startedAt,
-        ...(asTask === undefined ? {} : { asTask }),
-      },
-      dispatch.env,
-    );
-  } else if (raw !== undefined) {
-    const args = (rawArguments ?? {}) as Record<string, unknown>;
-    mapped =
-      launch !== undefined && raw.task !== undefined
-        ? await submitRawTask(launch, () => raw.task!.start(args, sdk))
-        : await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, principalId);
-  } else {
-    mapped = { result: { content: [] }, outcome: 'validation', code: 'UNKNOWN_TOOL' };
+        : {
+            runtime: tasks,
+            tool: name,
+            correlationId,
+            logger: dispatch.env.logger,
+            record: dispatch.record,
+            ownerId: principalId ?? '',
+          };
+    let mapped: MappedResult;
+    if (tool !== undefined) {
+      const asTask =
+        launch === undefined
+          ? undefined
+          : pipelineTaskSubmitter({
+              ...launch,
+              tool,
+              logger: dispatch.env.logger.child({ correlationId, tool: name }),
+              successRules: successRules(
+                tool.definition.successRedaction ?? dispatch.env.successRedaction,
+                dispatch.env,
+              ),
+            });
+      mapped = await runPipeline(
+        {
+          tool,
+          rawArguments,
+          principal,
+          transport,
+          sdk,
+          correlationId,
+          startedAt,
+          ...(asTask === undefined ? {} : { asTask }),
+        },
+        dispatch.env,
+      );
+    } else if (raw !== undefined) {
+      const args = (rawArguments ?? {}) as Record<string, unknown>;
+      mapped =
+        launch !== undefined && raw.task !== undefined
+          ? await submitRawTask(launch, () => raw.task!.start(args, sdk))
+          : await runRawTool(raw, rawArguments, sdk, correlationId, dispatch.env.logger, principalId);
+    } else {
+      mapped = { result: { content: [] }, outcome: 'validation', code: 'UNKNOWN_TOOL' };
+    }
+    const durationMs = Date.now() - startedAt;
+    await logEntry(mapped, durationMs);
+    dispatch.observer?.callFinished({
+      tool: label,
+      outcome: mapped.outcome,
+      code: mapped.code,
+      durationMs,
+      replayed: mapped.replayed === true,
+    });
+    if (!known) throw unknownTool(name);
+    if (mapped.taskId !== undefined && tasks !== undefined)
+      return await submissionAnswer(tasks, mapped.taskId, principalId ?? '', name);
+    return mapped.result;
+  } finally {
+    dispatch.observer?.callEnded(label);
   }
-  logEntry(mapped);
-  if (tool === undefined && raw === undefined) throw unknownTool(name);
-  if (mapped.taskId !== undefined && tasks !== undefined)
-    return submissionAnswer(tasks, mapped.taskId, principalId ?? '', name);
-  return mapped.result;
 }
 
 /**
@@ -321,6 +340,7 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
     env,
     record: createCallRecorder(options.callLog, logger),
     ...(tasks === undefined ? {} : { tasks }),
+    observer: options.observer,
   };
 
   const inputSchemas = new Map<string, Record<string, unknown>>(

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { operatorHelp } from './operator-settings.ts';
+import { operationsHelp } from './operations-settings.ts';
 
 const DATA_DIR =
   '  --data-dir DIR     data directory (default: $RECOURSE_DATA_DIR, else ./.data); unused when DATABASE_URL is set';
@@ -23,14 +24,19 @@ Commands:
 
 Data lives in SQLite under --data-dir (default ./.data), or in PostgreSQL when DATABASE_URL is set.
 Run "recourse-board <command> --help" for a command's options.`,
-  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [limits] [--conformance]
+  serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [--drain-timeout 15s]
+                            [--metrics-token TOKEN] [limits] [--conformance]
 
 Serves the board over HTTP at http://HOST:PORT/mcp and prints that URL.
 On first start it creates the data directory, the database and an owner member, and prints the owner's
-token once. Stop with Ctrl-C (SIGINT) or SIGTERM.
+token once. GET /healthz answers 200 while the process serves; GET /readyz answers 200 when the database
+answers, its migrations are applied and the server is not draining, else 503.
+Stop with Ctrl-C (SIGINT) or SIGTERM: the server drains (/readyz turns 503, new requests get 503 with
+Retry-After, running calls may finish until the drain timeout, the rest are cancelled), then exits 0.
 
   --host HOST        address to bind (default 127.0.0.1)
   --port PORT        port to bind, 0 picks a free one (default 3333)
+${operationsHelp()}
   --conformance      TEST ONLY: serve the MCP conformance suite's fixtures too, and let requests without a
                      token act as a read-only member; never beyond loopback
 ${DATA_DIR}

@@ -183,3 +183,20 @@ export async function migratePg(
     client.release();
   }
 }
+
+/**
+ * The versions of `migrations` not applied to the database behind `pool` (all of them when it was never
+ * migrated). Rejects when the database cannot be reached.
+ */
+export async function pendingPgMigrations(
+  pool: Pool,
+  migrations: readonly Migration[] = PG_MIGRATIONS,
+): Promise<number[]> {
+  const { rows: tables } = await pool.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
+  if (tables[0]?.present !== true) return migrations.map((m) => m.version);
+  const { rows } = await pool.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const applied = new Set(rows.map((r) => r.version));
+  return migrations.filter((m) => !applied.has(m.version)).map((m) => m.version);
+}

@@ -174,3 +174,18 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   }
   return done;
 }
+
+/** The versions of `migrations` not applied to `db` (all of them when it was never migrated). */
+export function pendingMigrations(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const table = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (table === undefined) return migrations.map((m) => m.version);
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .all()
+      .map((row) => (row as { version: number }).version),
+  );
+  return migrations.filter((m) => !applied.has(m.version)).map((m) => m.version);
+}

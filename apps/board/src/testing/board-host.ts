@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { createBoardServer, type SqliteBoardServer, type SqliteBoardServerOptions } from '../board-server.ts';
 import type { Member } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
-import { startHttpHost } from '@recourse/server';
+import { startHttpHost, type HttpHostOptions } from '@recourse/server';
 
 /** The two client eras: pinned to 2026-07-28, or the SDK's 2025 default. */
 export type Era = 'modern' | 'legacy';
@@ -32,10 +32,17 @@ export interface TestBoard {
   close(keepData?: boolean): Promise<void>;
 }
 
-/** Starts a board over HTTP on 127.0.0.1, port 0, in `dataDir` (default: a fresh temporary directory). */
+/**
+ * Starts a board over HTTP on 127.0.0.1, port 0, in `dataDir` (default: a fresh temporary directory); `host`
+ * adds HTTP host options (e.g. `metrics`).
+ */
 export async function startTestBoard(
-  options: Omit<SqliteBoardServerOptions, 'dataDir' | 'db' | 'logger'> & { dataDir?: string } = {},
+  testOptions: Omit<SqliteBoardServerOptions, 'dataDir' | 'db' | 'logger'> & {
+    dataDir?: string;
+    host?: Pick<HttpHostOptions, 'metrics' | 'onRefusal' | 'readiness'>;
+  } = {},
 ): Promise<TestBoard> {
+  const { host: hostOptions, ...options } = testOptions;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'recourse-board-'));
   const logLines: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -67,6 +74,7 @@ export async function startTestBoard(
     verifier: board.verifier,
     logger,
     flood: false,
+    ...hostOptions,
   });
   return {
     url: host.url,

@@ -34,6 +34,8 @@ import { writeRefusal, type HttpRefusal, type JsonRpcId } from './http-refusal.t
 import { methodNotAllowed, notFound } from './route-refusals.ts';
 import { createLegacySessions, type LegacySessionOptions } from './legacy-sessions.ts';
 import { serveThroughFetch } from './fetch-bridge.ts';
+import { createDrainGate, drainingRefusal } from './drain-gate.ts';
+import { serveOperations, type MetricsEndpoint, type ReadinessCheck } from './operations-routes.ts';
 
 /** Options of {@link startHttpHost}. */
 export interface HttpHostOptions {
@@ -97,6 +99,32 @@ export interface HttpHostOptions {
    * `{ kind: 'tools_list_changed' }` and the like on it to notify listening clients.
    */
   readonly bus?: ServerEventBus;
+  /** What `/readyz` checks besides draining (e.g. the database); default none. */
+  readonly readiness?: readonly ReadinessCheck[];
+  /** Serves `/metrics` behind its own bearer token; default off (the path answers 404). */
+  readonly metrics?: MetricsEndpoint;
+  /** Told about every refusal the host answers itself (e.g. to count them by status). */
+  readonly onRefusal?: (status: number, reason: string) => void;
+}
+
+/** Options of {@link HttpHost.drain}. */
+export interface DrainOptions {
+  /** How long in-flight requests may take to finish before their calls are cancelled (ms). */
+  readonly timeoutMs: number;
+  /** How long cancelled calls get to send their answer before their connections are closed (default 5000 ms). */
+  readonly graceMs?: number;
+}
+
+/** What a drain did. */
+export interface DrainReport {
+  /** Requests in progress when draining began. */
+  readonly inFlight: number;
+  /** Whether they all finished within the drain timeout. */
+  readonly finished: boolean;
+  /** Calls cancelled at the drain timeout (their callers got a `CALL_CANCELLED` result). */
+  readonly cancelled: number;
+  /** Requests still open after the grace period, whose connections were closed. */
+  readonly abandoned: number;
 }
 
 /** A running HTTP host. */
@@ -104,8 +132,17 @@ export interface HttpHost {
   /** URL of the MCP endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
   readonly url: string;
   readonly port: number;
+  /** Whether {@link HttpHost.drain} began. */
+  readonly draining: boolean;
   /** Stops accepting, aborts in-flight calls (their signals fire) and closes every connection. */
   close(): Promise<void>;
+  /**
+   * Drains, then closes: `/readyz` turns 503 at once while the listener stays open; new MCP requests get 503
+   * with `Retry-After` and a JSON-RPC error body (-31503); requests in progress may finish until `timeoutMs`;
+   * calls still running then are cancelled through the pipeline (each caller gets a `CALL_CANCELLED` result
+   * saying whether anything changed) and get `graceMs` to answer; then the listener closes.
+   */
+  drain(options: DrainOptions): Promise<DrainReport>;
 }
 
 /**
@@ -167,10 +204,22 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         },
         'request refused',
       );
+      options.onRefusal?.(refusal.status, refusal.reason);
+      if (gate.draining) res.shouldKeepAlive = false;
       writeRefusal(res, refusal, id);
     };
 
-    const early = (await flood(client)) ?? checkHostAndOrigin(req.headers, policy);
+    const flooded = await flood(client);
+    if (flooded !== undefined) return refuse(flooded);
+    const operations = await serveOperations(req, res, path, {
+      draining: () => gate.draining,
+      checks: options.readiness ?? [],
+      metrics: options.metrics,
+      log,
+    });
+    if (operations === true) return;
+    if (operations !== false) return refuse(operations);
+    const early = checkHostAndOrigin(req.headers, policy);
     if (early !== undefined) return refuse(early);
 
     const endpoint = resourceUrl(req);
@@ -213,6 +262,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return;
     }
     if (req.method !== 'POST') return refuse(methodNotAllowed(req.method, path, 'POST'));
+    const draining = gate.draining;
+    if (!draining) res.once('close', gate.enter());
+    else res.shouldKeepAlive = false;
 
     const before = checkDeclaredSize(req.headers, maxBodyBytes) ?? checkContentType(req.headers);
     if (before !== undefined) return refuse(before);
@@ -220,6 +272,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (!read.ok) return refuse(read.refusal);
     const parsed = parseJsonRpcBody(read.text, maxJsonDepth);
     if (!parsed.ok) return refuse(parsed.refusal, parsed.id);
+    if (draining) return refuse(drainingRefusal(DRAIN_RETRY_AFTER_SECONDS), parsed.id);
 
     const principal = await signIn(parsed.id);
     if (principal === undefined) return;
@@ -248,7 +301,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     await serveThroughFetch(mcp, req, res, parsed.body, authInfo, handlerFailed);
   };
 
+  const gate = createDrainGate();
   const server = createServer((req, res) => {
+    // While draining, every answer ends its connection, so that clients and balancers reconnect elsewhere.
+    if (gate.draining) res.shouldKeepAlive = false;
     serve(req, res).catch((error: unknown) => {
       if (req.destroyed || res.destroyed) {
         log.debug({ err: error }, 'the client went away while its request was read');
@@ -287,18 +343,49 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     return boundUrl;
   }
 
+  const close = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await sessions?.close();
+    await mcp.close();
+    await closed;
+  };
+
   return {
     url: boundUrl,
     port,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await sessions?.close();
-      await mcp.close();
-      await closed;
+    get draining() {
+      return gate.draining;
+    },
+    close,
+    drain: async (drain) => {
+      const inFlight = gate.active;
+      gate.begin();
+      // Idle keep-alive connections would carry the next request here; closing them sends it elsewhere.
+      server.closeIdleConnections();
+      log.info({ inFlight, timeoutMs: drain.timeoutMs }, 'draining: new requests are refused');
+      const finished = await gate.idle(drain.timeoutMs);
+      let cancelled = 0;
+      if (!finished) {
+        cancelled = options.canceller?.cancelAll?.(DRAIN_CANCEL_REASON) ?? 0;
+        log.warn({ running: gate.active, cancelled }, 'drain timeout: running calls cancelled');
+        await gate.idle(drain.graceMs ?? DEFAULT_DRAIN_GRACE_MS);
+      }
+      const abandoned = gate.active;
+      if (abandoned > 0) log.warn({ abandoned }, 'drain: closing connections of requests still open');
+      await close();
+      log.info({ inFlight, finished, cancelled, abandoned }, 'drained and closed');
+      return { inFlight, finished, cancelled, abandoned };
     },
   };
 }
+
+/** `Retry-After` of the 503 a draining host answers (seconds). */
+const DRAIN_RETRY_AFTER_SECONDS = 1;
+/** Default time cancelled calls get to answer before their connections close. */
+const DEFAULT_DRAIN_GRACE_MS = 5000;
+/** The cancellation reason of calls still running at the drain timeout. */
+export const DRAIN_CANCEL_REASON = 'the server instance is shutting down';
 
 function factoryContext(ctx: McpRequestContext): Parameters<McpServerFactory>[0] {
   const principal = ctx.authInfo?.extra?.principal as Principal | undefined;

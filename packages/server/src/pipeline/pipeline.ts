@@ -149,7 +149,8 @@ export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise
     keyed = true;
     const outcome = await runIdempotent(keyedCall(idempotencyKey), start); // 5
     if (outcome.replayed) logger.info('idempotent call replayed');
-    return mapSuccess(outcome.success, call.correlationId, redaction);
+    const mapped = mapSuccess(outcome.success, call.correlationId, redaction);
+    return outcome.replayed ? { ...mapped, replayed: true } : mapped;
   } catch (error) {
     return mapFailure(error, {
       tool: definition.name,

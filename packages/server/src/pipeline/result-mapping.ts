@@ -29,6 +29,8 @@ export interface MappedResult {
   readonly code: string | null;
   /** Set when the call was submitted as a task (or replayed such a submission): the task's id. */
   readonly taskId?: string;
+  /** True when an idempotency key replayed an earlier result instead of running the handler. */
+  readonly replayed?: boolean;
 }
 
 /** Facts about the call that the failure mapping needs. */
@@ -82,7 +84,21 @@ function deadlineFailure(error: DeadlineExceededError, ctx: FailureContext): Too
   });
 }
 
-function cancelledFailure(ctx: FailureContext): ToolFailure {
+function cancelledFailure(error: CallCancelledError, ctx: FailureContext): ToolFailure {
+  if (error.byServer) {
+    return transientFailure({
+      code: 'CALL_CANCELLED',
+      message: `The call to ${ctx.tool} was stopped before it finished: ${error.reason}.`,
+      next: ctx.keyed
+        ? 'Send the same call again with the same idempotencyKey: another instance does the work once, or replays its result if it was done.'
+        : ctx.changed
+          ? `Read the current state before repeating the call to ${ctx.tool}, so that nothing is done twice.`
+          : `Send the same call to ${ctx.tool} again; another instance will serve it.`,
+      retryAfterMs: 1000,
+      changed: ctx.changed,
+      correlationId: ctx.correlationId,
+    });
+  }
   return transientFailure({
     code: 'CALL_CANCELLED',
     message: `The call to ${ctx.tool} was cancelled by the caller.`,
@@ -107,7 +123,7 @@ export function mapFailure(error: unknown, ctx: FailureContext): MappedResult {
     failure = deadlineFailure(error, ctx);
     ctx.logger.warn({ principalId: ctx.principalId, changed: ctx.changed }, 'tool call missed its deadline');
   } else if (error instanceof CallCancelledError) {
-    failure = cancelledFailure(ctx);
+    failure = cancelledFailure(error, ctx);
     ctx.logger.info({ principalId: ctx.principalId }, 'tool call cancelled');
   } else {
     failure = internalFailure({ tool: ctx.tool, correlationId: ctx.correlationId, changed: ctx.changed });

@@ -57,7 +57,7 @@ export function launchRawTask(launch: RawTaskLaunch, run: RawTaskRun): Promise<S
         return { kind: 'result', result: internalResult(launch, error).result };
       }
     },
-    onSettled: (settled) => launch.record(settledEntry(settled, launch.correlationId)),
+    onSettled: (settled) => void launch.record(settledEntry(settled, launch.correlationId)),
   });
 }
 

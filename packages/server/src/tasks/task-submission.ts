@@ -148,7 +148,7 @@ export function pipelineTaskSubmitter(deps: PipelineTaskDeps): TaskSubmitter {
       ownerId: submission.principal.id,
       tool: definition.name,
       run,
-      onSettled: (settled) => deps.record(settledEntry(settled, deps.correlationId)),
+      onSettled: (settled) => void deps.record(settledEntry(settled, deps.correlationId)),
     });
     return taskSubmitted(definition.name, task.taskId);
   };

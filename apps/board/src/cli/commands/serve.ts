@@ -7,7 +7,8 @@ import { pino } from 'pino';
 import { ensureOwner } from '../../bootstrap.ts';
 import { DATA_DIR_OPTION } from '../data-dir.ts';
 import { openBoard } from '../open-board.ts';
-import { startHttpHost } from '@recourse/server';
+import { createServerMetrics, startHttpHost } from '@recourse/server';
+import { OPERATIONS_OPTIONS, readOperationsSettings } from '../operations-settings.ts';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
 import {
@@ -24,6 +25,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     host: { type: 'string' },
     port: { type: 'string' },
     conformance: { type: 'boolean' },
+    ...OPERATIONS_OPTIONS,
     ...DATA_DIR_OPTION,
     ...operatorOptions('serve'),
   });
@@ -34,9 +36,19 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     typeof parsed.values['port'] === 'string'
       ? integerFlag('serve', '--port', parsed.values['port'], 0, 65535)
       : 3333;
+  const operations = readOperationsSettings(parsed.values, io.env);
+  const metrics = operations.metricsToken === undefined ? undefined : createServerMetrics();
 
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
-  const { board, where } = await openBoard(io, parsed.values['data-dir'], logger, boardOptionsOf(settings));
+  const { board, where } = await openBoard(io, parsed.values['data-dir'], logger, {
+    ...boardOptionsOf(settings),
+    ...(metrics === undefined
+      ? {}
+      : {
+          observer: metrics,
+          onDatabaseError: (kind: 'query' | 'connection') => metrics.databaseError(kind),
+        }),
+  });
   try {
     const first = await ensureOwner(board.services);
     const conformance = parsed.values['conformance'] === true;
@@ -53,6 +65,13 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
           ...httpOptionsOf(settings),
           resourceName: 'Recourse Board',
           tokenHint: 'Ask the board owner for a new token (recourse-board tokens create --member <id>)',
+          readiness: board.readiness,
+          ...(metrics === undefined || operations.metricsToken === undefined
+            ? {}
+            : {
+                metrics: metrics.endpoint(operations.metricsToken),
+                onRefusal: (status: number, reason: string) => metrics.refused(status, reason),
+              }),
         });
     io.out(`Recourse Board listening on ${http.url}`);
     io.out(`Data: ${where}`);
@@ -66,8 +85,13 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       );
     }
     const signal = await io.stopRequested;
-    io.err(`Received ${signal}; shutting down.`);
-    await http.close();
+    io.err(
+      `Received ${signal}; draining: /readyz answers 503, new requests get 503, running calls have up to ${String(operations.drainTimeoutMs)} ms.`,
+    );
+    const report = await http.drain({ timeoutMs: operations.drainTimeoutMs });
+    io.err(
+      `Drained: ${String(report.inFlight)} request(s) were running, ${report.finished ? 'all finished' : `${String(report.cancelled)} call(s) cancelled`}${report.abandoned > 0 ? `, ${String(report.abandoned)} connection(s) closed unanswered` : ''}. Stopped.`,
+    );
     return 0;
   } finally {
     await board.close();
