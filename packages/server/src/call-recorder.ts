@@ -7,8 +7,8 @@ import type { Logger } from './logger.ts';
 import type { CallLogEntry, CallLogSink } from './contract.ts';
 
 /**
- * Records one entry and resolves once the sink stored it, so that a call is answered only after its entry is
- * written; sink errors (thrown or rejected) are logged at warn level and swallowed (never rejects).
+ * Records one entry and resolves once the sink stored it, so that the pipeline can answer a call after its entry
+ * is written; sink errors (thrown or rejected) are logged at warn level and swallowed (never rejects).
  */
 export type CallRecorder = (entry: CallLogEntry) => Promise<void>;
 

@@ -160,11 +160,31 @@ function unknownTool(name: string): ProtocolError {
   );
 }
 
+/**
+ * How long an answer waits for its call-log entry to be stored (ms): long enough for a database insert, short
+ * enough that a slow log never holds answers back for long.
+ */
+const RECORD_PATIENCE_MS = 1000;
+
+/** Resolves when `work` settles or `ms` passed, whichever is first; the timer does not outlive it. */
+async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 interface Dispatch {
   readonly catalog: ToolCatalog;
   readonly env: PipelineEnv;
   readonly record: CallRecorder;
   readonly tasks?: TaskRuntime;
+  readonly observer: CallObserver | undefined;
 }
 
 /** The answer to a submission that started (or replayed) a task; a replay of an expired task is a plain result. */
@@ -188,7 +208,6 @@ async function submissionAnswer(
       ],
     };
   }
-  readonly observer: CallObserver | undefined;
 }
 
 async function dispatchCall(
@@ -221,7 +240,10 @@ async function dispatchCall(
   dispatch.observer?.callStarted(label);
   try {
     if (support === 'required' && tasks === undefined) {
-      await logEntry({ outcome: 'validation', code: 'TASKS_EXTENSION_REQUIRED' }, Date.now() - startedAt);
+      await settledWithin(
+        logEntry({ outcome: 'validation', code: 'TASKS_EXTENSION_REQUIRED' }, Date.now() - startedAt),
+        RECORD_PATIENCE_MS,
+      );
       throw tasksExtensionRequired(`The tool ${name}`);
     }
     const launch =
@@ -272,7 +294,10 @@ async function dispatchCall(
       mapped = { result: { content: [] }, outcome: 'validation', code: 'UNKNOWN_TOOL' };
     }
     const durationMs = Date.now() - startedAt;
-    await logEntry(mapped, durationMs);
+    const recording = logEntry(mapped, durationMs);
+    // A stopped call answers at once (its handler may still hold the database); any other waits for its entry.
+    const stopped = mapped.code === 'DEADLINE_EXCEEDED' || mapped.code === 'CALL_CANCELLED';
+    if (!stopped) await settledWithin(recording, RECORD_PATIENCE_MS);
     dispatch.observer?.callFinished({
       tool: label,
       outcome: mapped.outcome,
