@@ -20,6 +20,7 @@ import { createPgBoardStore } from './store/board-store.pg.ts';
 import { migratePg, pendingPgMigrations } from './store/migrations.pg.ts';
 import { databaseReadiness } from './kit/database-readiness.ts';
 import { watchPoolErrors } from './kit/pool-errors.pg.ts';
+import { createPgOAuthStore } from './oauth/oauth-store.pg.ts';
 
 /** Options of {@link createPgBoardServer}: a connection string or a pool. */
 export interface PgBoardServerOptions extends BoardServerOptions {
@@ -64,6 +65,7 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
       rateLimitStore: pgRateLimitStoreFactory(pool),
       taskStore: createPgTaskStore(pool),
       readiness: databaseReadiness(() => pendingPgMigrations(pool)),
+      oauthStore: createPgOAuthStore(pool),
       closeResources: async () => {
         if (ownsPool) await pool.end();
       },

@@ -34,6 +34,10 @@ import { DATABASE_FILE, openDatabase } from './store/open-database.sqlite.ts';
 import { createSerialLock } from './store/serial-lock.ts';
 import { boardTools } from './tools/board-tools.ts';
 import { BOARD_GUIDANCE } from './domain/board-guidance.ts';
+import type { OAuthStore } from './oauth/oauth-store.ts';
+import { createSqliteOAuthStore } from './oauth/oauth-store.sqlite.ts';
+import { createMemberAccounts, type MemberAccounts } from './oauth/member-accounts.ts';
+import { createOAuthGrants, type OAuthGrants } from './oauth/oauth-grants.ts';
 
 /** The board's name as reported to MCP clients. */
 export const BOARD_NAME = 'recourse-board';
@@ -88,6 +92,12 @@ export interface BoardServer {
   readonly taskStore: TaskStore;
   /** What `/readyz` checks: the database answers and its schema is current. */
   readonly readiness: readonly ReadinessCheck[];
+  /** The OAuth authorization server's records, grants, passwords and sign-in links. */
+  readonly oauthStore: OAuthStore;
+  /** Passwords and one-time sign-in links of people. */
+  readonly accounts: MemberAccounts;
+  /** The grants people approved for OAuth clients. */
+  readonly grants: OAuthGrants;
   /** Fails the tasks still running here, then closes the store and the database. */
   close(): Promise<void>;
 }
@@ -108,6 +118,7 @@ export interface BoardParts {
   readonly flushKit?: () => Promise<void>;
   /** The database's readiness check. */
   readonly readiness: ReadinessCheck;
+  readonly oauthStore: OAuthStore;
   /** Releases what the parts hold beyond the store (e.g. the database handle). */
   readonly closeResources: () => Promise<void>;
 }
@@ -142,6 +153,13 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     idempotency: parts.idempotency,
     taskStore: parts.taskStore,
     readiness: [parts.readiness],
+    oauthStore: parts.oauthStore,
+    accounts: createMemberAccounts(
+      store,
+      parts.oauthStore,
+      options.now === undefined ? {} : { now: options.now },
+    ),
+    grants: createOAuthGrants(parts.oauthStore, options.now === undefined ? {} : { now: options.now }),
     async close() {
       await server.close();
       // The buffered call log and rate-limit counts are written before the store closes the database.
@@ -201,6 +219,7 @@ export function createBoardServer(options: SqliteBoardServerOptions = {}): Sqlit
       flushKit: () => rateLimitStore.close(),
       taskStore: createSqliteTaskStore(db, { lock }),
       readiness: databaseReadiness(() => pendingMigrations(db)),
+      oauthStore: createSqliteOAuthStore(db, { lock }),
       closeResources: () => {
         if (db.open) db.close();
         return Promise.resolve();

@@ -82,7 +82,7 @@ export type { CallScope, CallScopeOptions } from './call-scope.ts';
 export { hashArguments } from './argument-hash.ts';
 export { CALL_META_KEY } from './pipeline/result-mapping.ts';
 export { startHttpHost } from './http/http-host.ts';
-export type { HttpHost, HttpHostOptions } from './http/http-host.ts';
+export type { HostRoutes, HttpHost, HttpHostOptions } from './http/http-host.ts';
 export { DEFAULT_FLOOD_LIMIT } from './http/flood-guard.ts';
 export type { FloodLimit } from './http/flood-guard.ts';
 export { DEFAULT_MAX_BODY_BYTES } from './http/request-body.ts';

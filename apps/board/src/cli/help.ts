@@ -18,16 +18,19 @@ Usage: recourse-board <command> [options]
 Commands:
   serve                 serve the board over HTTP (MCP streamable HTTP)
   stdio                 serve the board over stdio for one member (token in RECOURSE_TOKEN)
-  members add|role|revoke|list   manage members
+  members add|role|revoke|list|password|signin-link   manage members and how people sign in
   tokens create|revoke|list      manage bearer tokens
+  grants list|revoke             OAuth clients people approved on the consent page
   log                   show recent tool calls
 
 Data lives in SQLite under --data-dir (default ./.data), or in PostgreSQL when DATABASE_URL is set.
 Run "recourse-board <command> --help" for a command's options.`,
   serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [--drain-timeout 15s]
-                            [--metrics-token TOKEN] [limits] [--conformance]
+                            [--metrics-token TOKEN] [--access-token-ttl 600] [limits] [--conformance]
 
-Serves the board over HTTP at http://HOST:PORT/mcp and prints that URL.
+Serves the board over HTTP at http://HOST:PORT/mcp and prints that URL, with its OAuth 2.1 authorization
+server at the same origin (metadata at /.well-known/oauth-authorization-server, sign-in and consent pages under
+/oauth/interaction/). Clients sign in there, or send a token from "recourse-board tokens create".
 On first start it creates the data directory, the database and an owner member, and prints the owner's
 token once. GET /healthz answers 200 while the process serves; GET /readyz answers 200 when the database
 answers, its migrations are applied and the server is not draining, else 503.
@@ -37,6 +40,8 @@ Retry-After, running calls may finish until the drain timeout, the rest are canc
   --host HOST        address to bind (default 127.0.0.1)
   --port PORT        port to bind, 0 picks a free one (default 3333)
 ${operationsHelp()}
+  --access-token-ttl SECONDS   lifetime of OAuth access tokens, 10 to 86400 (default 600); refresh tokens
+                     rotate on every use and last 30 days
   --conformance      TEST ONLY: serve the MCP conformance suite's fixtures too, and let requests without a
                      token act as a read-only member; never beyond loopback
 ${DATA_DIR}
@@ -56,12 +61,29 @@ ${DATA_DIR}
 
 Limits (a flag wins over its environment variable; a bad value exits 2 naming the flag and the accepted range):
 ${operatorHelp('stdio')}`,
-  members: `Usage: recourse-board members <add|role|revoke|list> [options]
+  members: `Usage: recourse-board members <add|role|revoke|list|password|signin-link> [options]
 
   add --name NAME --kind person|assistant --role owner|maintainer|contributor|viewer
   role MEMBER_ID ROLE
   revoke MEMBER_ID
-  list`,
+  list
+  password MEMBER_ID              (the password on standard input or in RECOURSE_PASSWORD)
+  signin-link MEMBER_ID [--url http://127.0.0.1:3333] [--expires-in 10m]`,
+  'members password': `Usage: recourse-board members password MEMBER_ID [--data-dir DIR] < password.txt
+
+Sets a person's password for the board's sign-in page (at least 12 characters). The password is read from
+RECOURSE_PASSWORD, else from the first line of standard input; never pass it as an argument. Only its scrypt
+hash is stored. Assistants cannot have passwords: a person approves them on the consent page.
+
+${DATA_DIR}`,
+  'members signin-link': `Usage: recourse-board members signin-link MEMBER_ID [--url URL] [--expires-in 10m] [--data-dir DIR]
+
+Prints a one-time sign-in link for a person. Opened in the browser that shows the board's sign-in page, it
+signs them in and goes on to the consent page. It works once, until it expires; only its hash is stored.
+
+  --url URL          the board's address as the browser reaches it (default http://127.0.0.1:3333)
+  --expires-in DUR   lifetime like 10m or 1h (default 10m)
+${DATA_DIR}`,
   'members add': `Usage: recourse-board members add --name NAME --kind person|assistant --role ROLE [--data-dir DIR]
 
 Adds a member and prints their member id. Roles: owner, maintainer, contributor, viewer.
@@ -77,7 +99,8 @@ Changes a member's role (owner, maintainer, contributor, viewer). The last owner
 ${DATA_DIR}`,
   'members revoke': `Usage: recourse-board members revoke MEMBER_ID [--data-dir DIR]
 
-Revokes a member: their tokens stop working at once. The last owner cannot be revoked.
+Revokes a member: their tokens stop working at once, and so do the OAuth grants they act through or approved
+(their access tokens are refused, their refresh tokens deleted). The last owner cannot be revoked.
 
 ${DATA_DIR}`,
   'members list': `Usage: recourse-board members list [--data-dir DIR]
@@ -106,6 +129,22 @@ ${DATA_DIR}`,
   'tokens list': `Usage: recourse-board tokens list [--data-dir DIR]
 
 Lists tokens: id, prefix, member, created, expires, revoked. Tokens themselves are never shown again.
+
+${DATA_DIR}`,
+  grants: `Usage: recourse-board grants <list|revoke> [options]
+
+  list
+  revoke GRANT_ID`,
+  'grants list': `Usage: recourse-board grants list [--data-dir DIR]
+
+Lists the OAuth grants people approved: grant id, client name, client id, the member it acts as, who approved
+it, the scopes granted, created, revoked.
+
+${DATA_DIR}`,
+  'grants revoke': `Usage: recourse-board grants revoke GRANT_ID [--data-dir DIR]
+
+Revokes a grant: its access tokens are refused from their next use (HTTP 401) and its refresh tokens no longer
+work, so the client must sign in again.
 
 ${DATA_DIR}`,
   log: `Usage: recourse-board log [--limit 50] [--member MEMBER_ID] [--tool TOOL] [--data-dir DIR]

@@ -12,4 +12,6 @@ export interface CliIo {
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it. */
   readonly stopRequested: Promise<string>;
   readonly cwd: string;
+  /** Reads all of standard input (for secrets that must not be arguments); absent when there is none. */
+  readonly readStdin?: () => Promise<string>;
 }

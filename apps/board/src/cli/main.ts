@@ -34,18 +34,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         result = await (await import('./commands/log.ts')).logCommand(rest, io);
         break;
       case 'members':
-      case 'tokens': {
+      case 'tokens':
+      case 'grants': {
         const [sub, ...args] = rest;
         path = sub === undefined || sub.startsWith('-') ? command : `${command} ${sub}`;
-        result =
-          command === 'members'
-            ? await (await import('./commands/members.ts')).membersCommand(sub, args, io)
-            : await (await import('./commands/tokens.ts')).tokensCommand(sub, args, io);
+        const load = {
+          members: async () => (await import('./commands/members.ts')).membersCommand,
+          tokens: async () => (await import('./commands/tokens.ts')).tokensCommand,
+          grants: async () => (await import('./commands/grants.ts')).grantsCommand,
+        }[command];
+        result = await (await load())(sub, args, io);
         break;
       }
       default:
         throw new UsageError(
-          `recourse-board: unknown command ${JSON.stringify(command)}; expected serve, stdio, members, tokens or log. Run "recourse-board --help".`,
+          `recourse-board: unknown command ${JSON.stringify(command)}; expected serve, stdio, members, tokens, grants or log. Run "recourse-board --help".`,
         );
     }
     return result === 'help' ? helpFor(path, io) : result;
@@ -78,6 +81,12 @@ export async function main(): Promise<void> {
     env: process.env,
     stopRequested,
     cwd: process.cwd(),
+    readStdin: async () => {
+      if (process.stdin.isTTY) return '';
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin as AsyncIterable<Buffer>) chunks.push(chunk);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   };
   const code = await runCli(process.argv.slice(2), io);
   process.exit(code);

@@ -7,6 +7,7 @@
 import { startHttpHost, type HttpHost } from '@recourse/server';
 import type { Logger } from 'pino';
 import type { BoardServer } from '../board-server.ts';
+import type { BoardOAuthWiring } from '../oauth/board-oauth.ts';
 import { createConformanceBoard } from './conformance-server.ts';
 
 /** Where the conformance host listens. */
@@ -16,6 +17,8 @@ export interface ConformanceHostOptions {
   /** Port to bind (default 0: any free port). */
   readonly port?: number;
   readonly logger: Logger;
+  /** The board's OAuth authorization server, served beside the endpoint (its tokens act as their members). */
+  readonly oauth?: BoardOAuthWiring;
 }
 
 /** The warning conformance mode prints at start. */
@@ -29,10 +32,12 @@ export async function startConformanceHost(
   options: ConformanceHostOptions,
 ): Promise<HttpHost> {
   const conformance = await createConformanceBoard(board, options.logger);
+  const oauth = options.oauth;
   return startHttpHost({
     factory: conformance.server.createMcpServer,
     canceller: conformance.server.inflight,
-    verifier: board.verifier,
+    verifier: oauth?.verifier ?? board.verifier,
+    ...(oauth === undefined ? {} : { routes: (url: string) => oauth.routes(url) }),
     anonymous: conformance.anonymous,
     bus: conformance.bus,
     legacySessions: true,

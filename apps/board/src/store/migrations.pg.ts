@@ -141,6 +141,50 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 5,
+    name: 'oauth records, grants, passwords, sign-in links, secrets',
+    sql: `
+      CREATE TABLE oauth_records (
+        model TEXT NOT NULL,
+        id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        grant_id TEXT,
+        uid TEXT,
+        user_code TEXT,
+        account_id TEXT,
+        expires_at BIGINT,
+        consumed_at BIGINT,
+        PRIMARY KEY (model, id)
+      );
+      CREATE INDEX oauth_records_grant ON oauth_records(grant_id);
+      CREATE INDEX oauth_records_uid ON oauth_records(model, uid);
+      CREATE INDEX oauth_records_expires ON oauth_records(expires_at);
+      CREATE TABLE oauth_grants (
+        grant_id TEXT PRIMARY KEY,
+        member_id TEXT NOT NULL REFERENCES members(id),
+        approved_by TEXT NOT NULL REFERENCES members(id),
+        client_id TEXT NOT NULL,
+        client_name TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE INDEX oauth_grants_member ON oauth_grants(member_id);
+      CREATE TABLE member_passwords (
+        member_id TEXT PRIMARY KEY REFERENCES members(id),
+        hash TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE signin_links (
+        hash TEXT PRIMARY KEY,
+        member_id TEXT NOT NULL REFERENCES members(id),
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      );
+      CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
 ];
 
 /**

@@ -14,6 +14,7 @@ import { createBoardServer, type SqliteBoardServer, type SqliteBoardServerOption
 import type { Member } from '../domain/member.ts';
 import type { Role } from '../domain/roles.ts';
 import { startHttpHost, type HttpHostOptions } from '@recourse/server';
+import { boardOAuth, type BoardOAuthWiring } from '../oauth/board-oauth.ts';
 
 /** The two client eras: pinned to 2026-07-28, or the SDK's 2025 default. */
 export type Era = 'modern' | 'legacy';
@@ -27,6 +28,8 @@ export interface TestBoard {
   readonly tokens: Record<Role, string>;
   /** Every pino line the server wrote, parsed. */
   readonly logLines: Record<string, unknown>[];
+  /** The OAuth wiring, when the board was started with `oauth`. */
+  readonly oauth: BoardOAuthWiring | undefined;
   connect(era: Era, role: Role): Promise<Client>;
   /** Closes the host and the board; removes the data directory unless `keepData`. */
   close(keepData?: boolean): Promise<void>;
@@ -40,6 +43,8 @@ export async function startTestBoard(
   testOptions: Omit<SqliteBoardServerOptions, 'dataDir' | 'db' | 'logger'> & {
     dataDir?: string;
     host?: Pick<HttpHostOptions, 'metrics' | 'onRefusal' | 'readiness'>;
+    /** Serve the OAuth authorization server too, with this access token lifetime (seconds). */
+    oauth?: { accessTokenTtlSeconds?: number };
   } = {},
 ): Promise<TestBoard> {
   const { host: hostOptions, ...options } = testOptions;
@@ -68,10 +73,20 @@ export async function startTestBoard(
     members[role] = member;
     tokens[role] = (await board.services.tokens.create(member.id)).token;
   }
+  const oauth =
+    options.oauth === undefined
+      ? undefined
+      : boardOAuth(board, {
+          logger,
+          ...(options.oauth.accessTokenTtlSeconds === undefined
+            ? {}
+            : { accessTokenTtlSeconds: options.oauth.accessTokenTtlSeconds }),
+        });
   const host = await startHttpHost({
     factory: board.server.createMcpServer,
     canceller: board.server.inflight,
-    verifier: board.verifier,
+    verifier: oauth?.verifier ?? board.verifier,
+    ...(oauth === undefined ? {} : { routes: (mcpUrl: string) => oauth.routes(mcpUrl) }),
     logger,
     flood: false,
     ...hostOptions,
@@ -83,6 +98,7 @@ export async function startTestBoard(
     members,
     tokens,
     logLines,
+    oauth,
     async connect(era, role) {
       const transport = new StreamableHTTPClientTransport(new URL(host.url), {
         requestInit: { headers: { authorization: `Bearer ${tokens[role]}` } },

@@ -105,6 +105,11 @@ export interface HttpHostOptions {
   readonly metrics?: MetricsEndpoint;
   /** Told about every refusal the host answers itself (e.g. to count them by status). */
   readonly onRefusal?: (status: number, reason: string) => void;
+  /**
+   * Builds the routes served beside the MCP endpoint, once the host listens and its MCP URL (`publicUrl`, or
+   * the bound address) is known; requests arriving before it resolves wait for it.
+   */
+  readonly routes?: (mcpUrl: string) => HostRoutes | Promise<HostRoutes>;
 }
 
 /** Options of {@link HttpHost.drain}. */
@@ -125,6 +130,27 @@ export interface DrainReport {
   readonly cancelled: number;
   /** Requests still open after the grace period, whose connections were closed. */
   readonly abandoned: number;
+}
+
+/**
+ * Routes served beside the MCP endpoint, e.g. an OAuth authorization server with its pages, or health checks.
+ * The host checks flood and Host/Origin first, serves the protected-resource metadata, then offers every other
+ * request to {@link HostRoutes.handle} before its own path check.
+ */
+export interface HostRoutes {
+  /** Serves the request and resolves true when `path` is one of its routes; resolves false at once otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
+  /** `authorization_servers` of the protected-resource metadata (overridden by the host option). */
+  readonly authorizationServers?: readonly string[];
+  /** `scopes_supported` of the protected-resource metadata. */
+  readonly scopesSupported?: readonly string[];
+  /**
+   * Whether requests to `path` may come from any browser origin (public CORS endpoints such as OAuth metadata,
+   * registration and token endpoints): their `Origin` is not checked, their `Host` still is.
+   */
+  crossOrigin?(path: string): boolean;
+  /** Releases what the routes hold; called by {@link HttpHost.close}. */
+  close?(): void | Promise<void>;
 }
 
 /** A running HTTP host. */
@@ -186,6 +212,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   let policy: HostOriginPolicy = loopbackPolicy(0);
   let boundUrl = '';
+  // Settled once the host listens and the routes are built; requests that arrive earlier wait for it.
+  let settleRoutes: (built: Promise<HostRoutes | undefined>) => void = () => undefined;
+  const routes = new Promise<HostRoutes | undefined>((resolve) => {
+    settleRoutes = resolve;
+  });
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const client = clientAddressOf(req);
@@ -219,7 +250,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     });
     if (operations === true) return;
     if (operations !== false) return refuse(operations);
-    const early = checkHostAndOrigin(req.headers, policy);
+    const extra = await routes;
+    const anyOrigin = extra?.crossOrigin?.(path) === true;
+    const early = checkHostAndOrigin(req.headers, anyOrigin ? { ...policy, allowedOrigins: false } : policy);
     if (early !== undefined) return refuse(early);
 
     const endpoint = resourceUrl(req);
@@ -229,13 +262,19 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         return refuse(methodNotAllowed(req.method, path, 'GET'));
       const document = buildMetadata(
         endpoint,
-        options.authorizationServers ?? [],
+        options.authorizationServers ?? extra?.authorizationServers ?? [],
         options.resourceName ?? 'MCP server',
+        extra?.scopesSupported,
       );
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'cache-control': 'max-age=300',
+        'access-control-allow-origin': '*',
+      });
       res.end(req.method === 'HEAD' ? undefined : JSON.stringify(document));
       return;
     }
+    if (path !== mcpPath && extra !== undefined && (await extra.handle(req, res, path))) return;
     if (path !== mcpPath) return refuse(notFound(path, mcpPath, metadataPath));
     const signIn = async (id: JsonRpcId): Promise<Principal | undefined> => {
       if (verifier === undefined) return ANONYMOUS_PRINCIPAL;
@@ -335,6 +374,16 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   policy = resolvePolicy(options, host, port);
   boundUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}${mcpPath}`;
   log.info({ url: boundUrl }, 'MCP endpoint listening');
+  const build = options.routes;
+  const built = Promise.resolve().then(() => build?.(options.publicUrl ?? boundUrl));
+  settleRoutes(built);
+  try {
+    await built;
+  } catch (error) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
 
   function resourceUrl(req: IncomingMessage): string {
     if (options.publicUrl !== undefined) return options.publicUrl;
@@ -348,6 +397,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     server.closeAllConnections();
     await sessions?.close();
     await mcp.close();
+    await (await routes.catch(() => undefined))?.close?.();
     await closed;
   };
 

@@ -21,6 +21,8 @@ export interface ProtectedResourceMetadata {
   readonly authorization_servers: readonly string[];
   readonly bearer_methods_supported: readonly ['header'];
   readonly resource_name: string;
+  /** The scopes a client may ask for, when the authorization server defines any. */
+  readonly scopes_supported?: readonly string[];
 }
 
 /** Builds the metadata document for the endpoint at `resource`. */
@@ -28,11 +30,13 @@ export function buildMetadata(
   resource: string,
   authorizationServers: readonly string[],
   resourceName: string,
+  scopesSupported?: readonly string[],
 ): ProtectedResourceMetadata {
   return {
     resource,
     authorization_servers: authorizationServers,
     bearer_methods_supported: ['header'],
     resource_name: resourceName,
+    ...(scopesSupported === undefined ? {} : { scopes_supported: scopesSupported }),
   };
 }

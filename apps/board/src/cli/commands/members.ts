@@ -1,5 +1,5 @@
 /**
- * `recourse-board members add|role|revoke|list`.
+ * `recourse-board members add|role|revoke|list|password|signin-link`.
  *
  * @packageDocumentation
  */
@@ -8,7 +8,7 @@ import { ROLES } from '../../domain/roles.ts';
 import { DATA_DIR_OPTION } from '../data-dir.ts';
 import { openBoard } from '../open-board.ts';
 import type { CliIo } from '../io.ts';
-import { oneOf, parseSubcommand, requireFlag } from '../parse.ts';
+import { durationFlag, oneOf, parseSubcommand, requireFlag } from '../parse.ts';
 import { UsageError } from '../usage-error.ts';
 import { silentLogger } from '../silent-logger.ts';
 
@@ -31,6 +31,12 @@ export async function membersCommand(
     role: { options: { ...DATA_DIR_OPTION }, positionals: 2, usage: 'MEMBER_ID ROLE' },
     revoke: { options: { ...DATA_DIR_OPTION }, positionals: 1, usage: 'MEMBER_ID' },
     list: { options: { ...DATA_DIR_OPTION }, positionals: 0 },
+    password: { options: { ...DATA_DIR_OPTION }, positionals: 1, usage: 'MEMBER_ID' },
+    'signin-link': {
+      options: { url: { type: 'string' }, 'expires-in': { type: 'string' }, ...DATA_DIR_OPTION },
+      positionals: 1,
+      usage: 'MEMBER_ID',
+    },
   });
   if (parsedSub === 'help') return 'help';
   const { parsed } = parsedSub;
@@ -52,6 +58,15 @@ export async function membersCommand(
   const newRole =
     parsedSub.sub === 'role' ? oneOf(name, 'ROLE', parsed.positionals[1] ?? '', ROLES) : undefined;
 
+  const boardUrl = typeof parsed.values['url'] === 'string' ? parsed.values['url'] : 'http://127.0.0.1:3333';
+  if (parsedSub.sub === 'signin-link' && URL.parse(boardUrl) === null)
+    throw new UsageError(
+      `recourse-board ${name}: --url is ${JSON.stringify(boardUrl)}; expected the board's address like http://127.0.0.1:3333.`,
+    );
+  const linkTtl = parsed.values['expires-in'];
+  const linkTtlMs = typeof linkTtl === 'string' ? durationFlag(name, '--expires-in', linkTtl) : undefined;
+  const password = parsedSub.sub === 'password' ? await readPassword(io, name) : undefined;
+
   const { board } = await openBoard(io, parsed.values['data-dir'], silentLogger());
   try {
     const members = board.services.members;
@@ -63,7 +78,24 @@ export async function membersCommand(
       io.out(`${member.id} ${member.name} is now ${member.role}.`);
     } else if (parsedSub.sub === 'revoke') {
       const member = await members.revoke(parsed.positionals[0] ?? '');
-      io.out(`${member.id} ${member.name} is revoked; their tokens no longer work.`);
+      const grants = await board.grants.revokeMember(member.id);
+      io.out(
+        `${member.id} ${member.name} is revoked; their tokens no longer work` +
+          (grants > 0 ? ` and ${grants} OAuth grant(s) they acted through or approved are revoked.` : '.'),
+      );
+    } else if (password !== undefined) {
+      const member = await board.accounts.setPassword(parsed.positionals[0] ?? '', password);
+      io.out(
+        `Password set for ${member.id} ${member.name}; they can now sign in on the board's consent page.`,
+      );
+    } else if (parsedSub.sub === 'signin-link') {
+      const link = await board.accounts.createSigninLink(parsed.positionals[0] ?? '', linkTtlMs);
+      const url = new URL('/signin', boardUrl);
+      url.searchParams.set('code', link.secret);
+      io.out(url.href);
+      io.err(
+        `One-time sign-in link; open it in the browser that shows the sign-in page. Works once, until ${link.expiresAt}.`,
+      );
     } else {
       for (const m of await members.list()) {
         io.out(
@@ -82,4 +114,16 @@ export async function membersCommand(
   } finally {
     await board.close();
   }
+}
+
+/** The new password: RECOURSE_PASSWORD when set, else the first line of standard input. */
+async function readPassword(io: CliIo, name: string): Promise<string> {
+  const fromEnv = io.env['RECOURSE_PASSWORD'];
+  const text =
+    fromEnv !== undefined && fromEnv !== '' ? fromEnv : ((await io.readStdin?.()) ?? '').split(/\r?\n/)[0];
+  if (text === undefined || text === '')
+    throw new UsageError(
+      `recourse-board ${name}: no password given; pipe it on standard input or set RECOURSE_PASSWORD (never pass it as an argument).`,
+    );
+  return text;
 }

@@ -18,12 +18,14 @@ import {
   readOperatorSettings,
 } from '../operator-settings.ts';
 import { CONFORMANCE_WARNING, startConformanceHost } from '../../conformance/conformance-host.ts';
+import { boardOAuth } from '../../oauth/board-oauth.ts';
 
 /** Runs `serve` until a stop is requested; returns the exit code. */
 export async function serveCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
   const parsed = parseCommand('serve', args, {
     host: { type: 'string' },
     port: { type: 'string' },
+    'access-token-ttl': { type: 'string' },
     conformance: { type: 'boolean' },
     ...OPERATIONS_OPTIONS,
     ...DATA_DIR_OPTION,
@@ -38,6 +40,11 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       : 3333;
   const operations = readOperationsSettings(parsed.values, io.env);
   const metrics = operations.metricsToken === undefined ? undefined : createServerMetrics();
+  const accessTokenTtl = parsed.values['access-token-ttl'];
+  const accessTokenTtlSeconds =
+    typeof accessTokenTtl === 'string'
+      ? integerFlag('serve', '--access-token-ttl', accessTokenTtl, 10, 86_400)
+      : undefined;
 
   const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
   const { board, where } = await openBoard(io, parsed.values['data-dir'], logger, {
@@ -53,18 +60,24 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     const first = await ensureOwner(board.services);
     const conformance = parsed.values['conformance'] === true;
     if (conformance) io.err(CONFORMANCE_WARNING);
+    const oauth = boardOAuth(board, {
+      logger,
+      ...(accessTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds }),
+    });
     const http = conformance
-      ? await startConformanceHost(board, { host, port, logger })
+      ? await startConformanceHost(board, { host, port, logger, oauth })
       : await startHttpHost({
           factory: board.server.createMcpServer,
           canceller: board.server.inflight,
-          verifier: board.verifier,
+          verifier: oauth.verifier,
+          routes: (mcpUrl) => oauth.routes(mcpUrl),
           host,
           port,
           logger,
           ...httpOptionsOf(settings),
           resourceName: 'Recourse Board',
-          tokenHint: 'Ask the board owner for a new token (recourse-board tokens create --member <id>)',
+          tokenHint:
+            "Sign in again through the board's OAuth authorization server (your client refreshes or restarts the sign-in), or ask the board owner for a token (recourse-board tokens create --member <id>)",
           readiness: board.readiness,
           ...(metrics === undefined || operations.metricsToken === undefined
             ? {}
