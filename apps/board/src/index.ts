@@ -80,21 +80,16 @@ export type { LimiterOptions } from './kit/rate-limit-store.sqlite.ts';
 
 export { runCli } from './cli/main.ts';
 
-export { boardOAuth, loopbackAliases } from './oauth/board-oauth.ts';
+export { boardOAuth } from './oauth/board-oauth.ts';
 export type { BoardOAuthOptions, BoardOAuthWiring } from './oauth/board-oauth.ts';
-export {
-  createAuthorizationServer,
-  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
-  DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
-  OAUTH_ROUTES,
-} from './oauth/authorization-server.ts';
+export { createAuthorizationServer, OAUTH_ROUTES } from './oauth/authorization-server.ts';
 export type { AuthorizationServer, AuthorizationServerOptions } from './oauth/authorization-server.ts';
-export { BOARD_SCOPES, BOARD_SCOPE_NAMES, effectiveRole } from './oauth/oauth-scopes.ts';
+export { BOARD_SCOPES, effectiveRole } from './oauth/oauth-scopes.ts';
 export type { BoardScope } from './oauth/oauth-scopes.ts';
-export type { GrantRecord, OAuthRecord, OAuthStore, SigninLinkRecord } from './oauth/oauth-store.ts';
+export type { GrantRecord, OAuthStore } from './oauth/oauth-store.ts';
 export { createSqliteOAuthStore } from './oauth/oauth-store.sqlite.ts';
 export { createPgOAuthStore } from './oauth/oauth-store.pg.ts';
-export { AccountError, createMemberAccounts, MIN_PASSWORD_LENGTH } from './oauth/member-accounts.ts';
+export { AccountError } from './oauth/member-accounts.ts';
 export type { MemberAccounts } from './oauth/member-accounts.ts';
-export { createOAuthGrants, UnknownGrantError } from './oauth/oauth-grants.ts';
+export { UnknownGrantError } from './oauth/oauth-grants.ts';
 export type { OAuthGrants } from './oauth/oauth-grants.ts';
