@@ -17,6 +17,8 @@ const suiteCli = (name) => join(root, 'node_modules', name, 'dist', 'index.js');
 const SUITE_2025 = suiteCli('conformance-2025'); // @modelcontextprotocol/conformance 0.1.16
 const SUITE_2026 = suiteCli('conformance-2026'); // @modelcontextprotocol/conformance 0.2.0-alpha.12
 const CLIENT = `${process.execPath} --import tsx ${relative(root, join(here, 'client.ts'))}`;
+// Drives the authorization-server scenarios: sets a password, registers a client, goes through the pages.
+const AUTHORIZATION = join(here, 'authorization-server.ts');
 const BASELINE_2025 = join(here, 'baseline-2025.yml');
 const BASELINE_2026 = join(here, 'baseline-2026.yml');
 const START_TIMEOUT_MS = 30_000;
@@ -40,10 +42,14 @@ const work = mkdtempSync(join(tmpdir(), 'recourse-conformance-'));
 const out = process.env.CONFORMANCE_OUT ?? join(work, 'results');
 const strip = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
-/** Runs a suite CLI to completion (bounded by STEP_TIMEOUT_MS); resolves with its exit code and output. */
+/** Runs a suite CLI (or a tsx script) to completion (bounded by STEP_TIMEOUT_MS); resolves with its exit code and output. */
 function runSuite(cli, args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', shim, cli, ...args], { cwd: root, env: process.env });
+    const loader = cli.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const child = spawn(process.execPath, ['--import', shim, ...loader, cli, ...args], {
+      cwd: root,
+      env: process.env,
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -111,7 +117,7 @@ function readChecks(dir) {
       scenario: String(file)
         .split(/[\\/]/)[0]
         .replace(/-\d{4}-\d{2}-\d{2}T.*$/, '')
-        .replace(/^server-/, ''),
+        .replace(/^(server|authorization-server)-/, ''),
       checks: JSON.parse(readFileSync(join(dir, String(file)), 'utf8')),
     }));
 }
@@ -135,6 +141,13 @@ function summarize(name, dir, code) {
 }
 
 const steps = [
+  {
+    name: 'authorization 0.2.0-alpha.12 (board as authorization server)',
+    cli: AUTHORIZATION,
+    // The script passes `-o` itself, after the board's data directory.
+    args: (url) => [url, join(work, 'data')],
+    outputFirst: true,
+  },
   {
     name: 'server 0.1.16 --suite all',
     cli: SUITE_2025,
@@ -188,7 +201,10 @@ try {
   for (const step of steps) {
     const dir = join(out, step.name.replace(/[^a-z0-9.]+/gi, '-'));
     const label = `${step.name}${step.args(url).includes('--scenario') ? ` ${step.args(url)[4]}` : ''}`;
-    const { code, output } = await runSuite(step.cli, [...step.args(url), '-o', dir]);
+    const { code, output } = await runSuite(
+      step.cli,
+      step.outputFirst === true ? [...step.args(url), dir] : [...step.args(url), '-o', dir],
+    );
     writeFileSync(join(work, `${label.replace(/[^a-z0-9.]+/gi, '-')}.log`), output);
     console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${label} (exit ${code})`);
     if (code !== 0) {

@@ -10,12 +10,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import Provider, {
-  errors,
-  interactionPolicy,
-  type Configuration,
-  type KoaContextWithOIDC,
-} from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { TokenVerifier } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
 import { isRole } from '../domain/roles.ts';
@@ -80,6 +75,9 @@ export async function createAuthorizationServer(
   store: OAuthStore,
   options: AuthorizationServerOptions,
 ): Promise<AuthorizationServer> {
+  // Loaded here, not at import: on Node 20 the library warns once that it wants Node 22, which only matters
+  // where an authorization server really starts, not in every CLI command.
+  const { default: Provider, errors, interactionPolicy } = await import('oidc-provider');
   const mcpUrl = new URL(options.mcpUrl).href;
   const issuer = new URL(mcpUrl).origin;
   const resources = new Set([mcpUrl, ...(options.alsoKnownAs ?? []).map((u) => new URL(u).href)]);
@@ -225,6 +223,13 @@ export async function createAuthorizationServer(
   };
 
   const provider = new Provider(issuer, configuration);
+  // A request that names no scope asks for everything the member's role allows (the scopes cap roles; none
+  // would grant nothing, which the library refuses as access_denied).
+  provider.use(async (ctx, next) => {
+    if (ctx.path === OAUTH_ROUTES.authorization && ctx.method === 'GET' && !ctx.query['scope'])
+      ctx.query = { ...ctx.query, scope: BOARD_SCOPE_NAMES.join(' ') };
+    await next();
+  });
   provider.on('server_error', (_ctx, error) => log.error({ err: error }, 'the authorization server failed'));
   const refused = (event: string) => (_ctx: unknown, error: Error & { error?: string }) =>
     log.info({ event, error: error.error ?? error.name, detail: error.message }, 'OAuth request refused');

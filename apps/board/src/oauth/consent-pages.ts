@@ -9,7 +9,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
-import { errors } from 'oidc-provider';
 import type { Member } from '../domain/member.ts';
 import { ROLES, isRole, type Role } from '../domain/roles.ts';
 import type { MemberService } from '../services/member-service.ts';
@@ -65,7 +64,8 @@ export function createConsentPages(deps: ConsentPageDeps) {
     try {
       return await provider.interactionDetails(req, res);
     } catch (error) {
-      if (!(error instanceof errors.SessionNotFound)) throw error;
+      // The library's SessionNotFound: the interaction cookie is missing, expired or already used.
+      if (!(error instanceof Error && error.name === 'SessionNotFound')) throw error;
       sendProblem(
         res,
         400,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createPgBoardStore } from '../store/board-store.pg.ts';
 import { migratePg } from '../store/migrations.pg.ts';
-import { startTempPostgres, type TempPostgres } from '../testing/temp-postgres.ts';
+import { startTempPostgres, type TempPostgres } from '../../../../test/support/temp-postgres.ts';
 import { createPgOAuthStore } from './oauth-store.pg.ts';
 import { describeOAuthStoreContract } from './oauth-store.contract.ts';
 

@@ -62,7 +62,7 @@ export function layout(title: string, body: SafeHtml): string {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         <title>${title} · Recourse Board</title>
         <style>
           ${new SafeHtml(PAGE_STYLE)}

@@ -1,7 +1,7 @@
 /**
  * The security headers every board page is sent with: a strict Content-Security-Policy (no script at all, the
  * layout's one style by hash, forms only to this origin and to the extra targets a page names), no framing,
- * no sniffing, no referrer, no caching.
+ * no sniffing, no referrer to other origins, no caching.
  *
  * @packageDocumentation
  */
@@ -25,7 +25,7 @@ export function pageSecurityHeaders(formActions: readonly string[] = []): Record
     'content-security-policy': csp,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
