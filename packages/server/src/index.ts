@@ -60,7 +60,7 @@ export type {
 } from './tasks/task-runtime.ts';
 export { MISSING_CLIENT_CAPABILITY } from './tasks/task-methods.ts';
 export { DEFAULT_TASK_DEADLINE_MS, TASK_REF_KEY } from './tasks/task-submission.ts';
-export { TASKS_EXTENSION_ID } from './tasks/task-wire.ts';
+export { TASKS_EXTENSION_ID } from './tasks/tasks-extension.ts';
 export { createRateLimits, INVALID_RATE_LIMIT } from './rate-limits.ts';
 export type {
   RateLimitOptions,

@@ -9,7 +9,8 @@ import { ProtocolError, type McpServer, type ServerContext } from '@modelcontext
 import * as z from 'zod';
 import type { Principal } from '../contract.ts';
 import type { TaskRuntime } from './task-runtime.ts';
-import { detailedTask, TASKS_EXTENSION_ID } from './task-wire.ts';
+import { detailedTask } from './task-wire.ts';
+import { TASKS_EXTENSION_ID } from './tasks-extension.ts';
 
 /** JSON-RPC code of a missing client capability (2026-07-28). */
 export const MISSING_CLIENT_CAPABILITY = -32021;

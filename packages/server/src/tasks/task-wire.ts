@@ -7,9 +7,6 @@
 import type { CreateTaskResultV2, DetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { StoredTask } from './task-store.ts';
 
-/** The extension's identifier, as declared in capabilities. */
-export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-
 function base(task: StoredTask): Record<string, unknown> {
   return {
     taskId: task.taskId,
