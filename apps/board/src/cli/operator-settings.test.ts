@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  boardOptionsOf,
-  httpOptionsOf,
-  OPERATOR_SETTINGS,
-  readOperatorSettings,
-} from './operator-settings.ts';
+import { OPERATOR_SETTINGS, readOperatorSettings } from './operator-settings.ts';
+import { boardOptionsOf, httpOptionsOf } from './operator-options.ts';
 import { UsageError } from './usage-error.ts';
 
 describe('operator settings', () => {

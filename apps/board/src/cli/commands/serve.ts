@@ -11,12 +11,8 @@ import { createServerMetrics, startHttpHost } from '@recourse/server';
 import { OPERATIONS_OPTIONS, readOperationsSettings } from '../operations-settings.ts';
 import type { CliIo } from '../io.ts';
 import { integerFlag, parseCommand } from '../parse.ts';
-import {
-  boardOptionsOf,
-  httpOptionsOf,
-  operatorOptions,
-  readOperatorSettings,
-} from '../operator-settings.ts';
+import { operatorOptions, readOperatorSettings } from '../operator-settings.ts';
+import { boardOptionsOf, httpOptionsOf } from '../operator-options.ts';
 import { CONFORMANCE_WARNING, startConformanceHost } from '../../conformance/conformance-host.ts';
 import { boardOAuth } from '../../oauth/board-oauth.ts';
 

@@ -9,7 +9,8 @@ import { openBoard } from '../open-board.ts';
 import { startStdioHost, type Principal, type TokenRefusal } from '@recourse/server';
 import type { CliIo } from '../io.ts';
 import { parseCommand } from '../parse.ts';
-import { boardOptionsOf, operatorOptions, readOperatorSettings } from '../operator-settings.ts';
+import { operatorOptions, readOperatorSettings } from '../operator-settings.ts';
+import { boardOptionsOf } from '../operator-options.ts';
 
 /** Who a connection serves when its token was refused at start: nobody; every tool call says why. */
 function refusedCaller(reason: TokenRefusal): Principal {
