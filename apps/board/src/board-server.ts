@@ -4,8 +4,6 @@
  *
  * @packageDocumentation
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { pino, type Logger } from 'pino';
 import {
@@ -30,7 +28,8 @@ import type { BoardStore } from './store/board-store.ts';
 import { createSqliteBoardStore } from './store/board-store.sqlite.ts';
 import { migrate, pendingMigrations } from './store/migrations.sqlite.ts';
 import { databaseReadiness } from './kit/database-readiness.ts';
-import { DATABASE_FILE, openDatabase } from './store/open-database.sqlite.ts';
+import { openDataDirectory } from './store/data-directory.sqlite.ts';
+import { guardDatabaseFile } from './store/database-file-guard.ts';
 import { createSerialLock } from './store/serial-lock.ts';
 import { boardTools } from './tools/board-tools.ts';
 import { BOARD_GUIDANCE } from './domain/board-guidance.ts';
@@ -181,16 +180,17 @@ export function kitWriteFailed(logger: Logger, what: string): (error: unknown, l
   return (error, lost) => logger.warn({ err: error, lost }, `${what} could not be written`);
 }
 
-/** Opens the database of `dataDir` (creating the directory) or takes `db`, and migrates it. */
+/**
+ * Opens the database of `dataDir` (see {@link openDataDirectory}: created on a first start, checked otherwise)
+ * or takes `db`, and migrates it.
+ *
+ * @throws {@link DataDirectoryError} when the data directory holds a board whose database is missing,
+ *   unreadable or damaged.
+ */
 export function openBoardDatabase(options: Pick<SqliteBoardServerOptions, 'dataDir' | 'db'>): Database {
-  let db = options.db;
-  if (db === undefined) {
-    const dir = options.dataDir ?? '.data';
-    mkdirSync(dir, { recursive: true });
-    db = openDatabase(join(dir, DATABASE_FILE));
-  }
-  migrate(db);
-  return db;
+  if (options.db === undefined) return openDataDirectory(options.dataDir ?? '.data');
+  migrate(options.db);
+  return options.db;
 }
 
 /**
@@ -199,10 +199,13 @@ export function openBoardDatabase(options: Pick<SqliteBoardServerOptions, 'dataD
  */
 export function createBoardServer(options: SqliteBoardServerOptions = {}): SqliteBoardServer {
   const db = openBoardDatabase(options);
+  const logger = boardLogger(options);
+  // A database file deleted or replaced while the board runs refuses every call (and is rescued once).
+  const guard =
+    options.db === undefined ? guardDatabaseFile(db, options.dataDir ?? '.data', logger) : undefined;
   // One connection, one writer at a time: the store's transactions stay open across awaits, so the kit's
   // stores write inside the same lock.
-  const lock = createSerialLock();
-  const logger = boardLogger(options);
+  const lock = createSerialLock(guard === undefined ? {} : { beforeTurn: () => guard.check() });
   const rateLimitStore = sqliteRateLimitStoreFactory(db, {
     lock,
     onError: kitWriteFailed(logger, 'rate-limit counts'),
@@ -227,5 +230,20 @@ export function createBoardServer(options: SqliteBoardServerOptions = {}): Sqlit
     },
     { ...options, logger },
   );
-  return { ...board, db };
+  return {
+    ...board,
+    db,
+    async close() {
+      const gone = await guard?.report();
+      try {
+        await board.close();
+      } catch (error) {
+        // Closing writes (failing the tasks still running); with the file gone that fails as every call did.
+        if (gone === undefined) throw error;
+      } finally {
+        if (db.open) db.close();
+      }
+      if (gone !== undefined) throw new Error(gone);
+    },
+  };
 }

@@ -22,8 +22,11 @@ Commands:
   tokens create|revoke|list      manage bearer tokens
   grants list|revoke             OAuth clients people approved on the consent page
   log                   show recent tool calls
+  backup FILE           copy the SQLite board to FILE while it runs (restore: see backup --help)
 
 Data lives in SQLite under --data-dir (default ./.data), or in PostgreSQL when DATABASE_URL is set.
+A data directory that has held a board is never taken for a first start again: a missing, unreadable or
+damaged database there stops the board with what it found and how to restore from a backup.
 Run "recourse-board <command> --help" for a command's options.`,
   serve: `Usage: recourse-board serve [--host 127.0.0.1] [--port 3333] [--data-dir DIR] [--drain-timeout 15s]
                             [--metrics-token TOKEN] [--access-token-ttl 600] [limits] [--conformance]
@@ -145,6 +148,22 @@ ${DATA_DIR}`,
 
 Revokes a grant: its access tokens are refused from their next use (HTTP 401) and its refresh tokens no longer
 work, so the client must sign in again.
+
+${DATA_DIR}`,
+  backup: `Usage: recourse-board backup FILE [--data-dir DIR]
+
+Copies the SQLite board to FILE with SQLite's online backup: the board may keep serving meanwhile, and the copy
+is one consistent moment of it. The copy is checked (quick_check) before it gets its name; an existing FILE is
+never overwritten. A damaged database is reported instead of copied.
+
+Restore from FILE:
+  1. stop the board (Ctrl-C or SIGTERM);
+  2. move the data directory aside (keep it until the restored board works): mv .data .data.broken
+  3. create it again and copy the backup in as board.sqlite: mkdir .data && cp FILE .data/board.sqlite
+  4. start the board; it checks the restored database before serving.
+
+PostgreSQL (DATABASE_URL): back up with pg_dump --format=custom --file FILE "$DATABASE_URL" and restore with
+pg_restore --clean --dbname "$DATABASE_URL" FILE while no instance runs.
 
 ${DATA_DIR}`,
   log: `Usage: recourse-board log [--limit 50] [--member MEMBER_ID] [--tool TOOL] [--data-dir DIR]

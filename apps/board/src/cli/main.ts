@@ -33,6 +33,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'log':
         result = await (await import('./commands/log.ts')).logCommand(rest, io);
         break;
+      case 'backup':
+        result = await (await import('./commands/backup.ts')).backupCommand(rest, io);
+        break;
       case 'members':
       case 'tokens':
       case 'grants': {
@@ -48,7 +51,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       default:
         throw new UsageError(
-          `recourse-board: unknown command ${JSON.stringify(command)}; expected serve, stdio, members, tokens, grants or log. Run "recourse-board --help".`,
+          `recourse-board: unknown command ${JSON.stringify(command)}; expected serve, stdio, members, tokens, grants, log or backup. Run "recourse-board --help".`,
         );
     }
     return result === 'help' ? helpFor(path, io) : result;

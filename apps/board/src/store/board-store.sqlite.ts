@@ -56,7 +56,7 @@ export function createSqliteBoardStore(
     return row ? toMember(row) : undefined;
   };
   // A locked database is waited out between turns of the lock, so other sections run meanwhile.
-  const read = <T>(fn: () => T): Promise<T> => retryWhileBusy(() => lock.runSync(fn));
+  const read = <T>(fn: () => T): Promise<T> => retryWhileBusy(() => lock.readSync(fn));
 
   const tx: BoardTx = {
     getTask: (ref) => Promise.resolve(getTask(ref)),

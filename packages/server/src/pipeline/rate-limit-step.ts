@@ -20,8 +20,8 @@ export function describeWindow(windowMs: number): string {
  * Takes the tool's cost from the caller's budget; refuses when the budget is spent, saying the limit and how long
  * to wait. Failures: `rate_limit` / `RATE_LIMITED` (retryable, `retryAfterMs` from the limiter),
  * `rate_limit` / `RATE_LIMIT_COST_TOO_HIGH` (the tool costs more than the whole budget; not retryable),
- * `transient` / `RATE_LIMIT_UNAVAILABLE` when the limiter store fails (a store's own `transient` failure, such as
- * a busy database, is passed through).
+ * `transient` / `RATE_LIMIT_UNAVAILABLE` when the limiter store fails (a store's own failure, such as a busy
+ * database, is passed through).
  */
 export async function checkRateLimit(
   principal: Principal,
@@ -34,8 +34,8 @@ export async function checkRateLimit(
   try {
     verdict = await limits.consume(principal, cost);
   } catch (error) {
-    // A store that explains its own transient state (e.g. a busy database) is passed through as it said it.
-    if (isToolFailure(error) && error.failure.category === 'transient') throw error;
+    // A store that explains its own state (a busy database, a database file gone) is passed through as it said it.
+    if (isToolFailure(error)) throw error;
     throw transientFailure({
       code: 'RATE_LIMIT_UNAVAILABLE',
       message: `The call to ${tool} was not run because the rate-limit store could not be reached.`,
