@@ -39,8 +39,8 @@ const refusal = (dir: string): string => {
  */
 function crashedBoard(members: number): string {
   const source = fresh();
+  // The migrations and the members stay in the log: no checkpoint runs before the copy.
   const db = openDataDirectory(join(source, 'd'));
-  db.pragma('wal_checkpoint(TRUNCATE)');
   db.pragma('wal_autocheckpoint = 0');
   for (let i = 0; i < members; i += 1) addMember(db, `m_${i}`);
   const dir = fresh();
@@ -56,7 +56,9 @@ describe('openDataDirectory', () => {
     const db = openDataDirectory(dir);
     addMember(db, 'm_1');
     db.close();
-    expect(JSON.parse(readFileSync(join(dir, MARKER_FILE), 'utf8'))).toMatchObject({ database: DATABASE_FILE });
+    expect(JSON.parse(readFileSync(join(dir, MARKER_FILE), 'utf8'))).toMatchObject({
+      database: DATABASE_FILE,
+    });
     const again = openDataDirectory(dir);
     expect(again.prepare('SELECT count(*) AS n FROM members').get()).toEqual({ n: 1 });
     again.close();
@@ -90,13 +92,21 @@ describe('openDataDirectory', () => {
     // Overwrite the middle pages (b-tree pages of the members table) with garbage, keeping the file header.
     bytes.fill(0x5a, 4096 * 3, bytes.length - 4096);
     writeFileSync(file, bytes);
-    expect(refusal(dir)).toMatch(/is damaged \(SQLite's quick_check reports|cannot be read as a SQLite database/);
+    expect(refusal(dir)).toMatch(
+      /is damaged \(SQLite's quick_check reports|cannot be read as a SQLite database/,
+    );
   });
 
-  it('refuses an empty board beside a marker (its write-ahead log lost)', () => {
+  it('refuses an empty database beside a marker (its write-ahead log lost)', () => {
     const dir = crashedBoard(3);
     rmSync(join(dir, `${DATABASE_FILE}-wal`));
-    expect(refusal(dir)).toContain('holds no board (no members)');
+    expect(refusal(dir)).toContain('holds no board (not even its tables)');
+  });
+
+  it('reopens a board initialised without members (stdio and the member commands create no owner)', () => {
+    const dir = fresh();
+    openDataDirectory(dir).close();
+    openDataDirectory(dir).close();
   });
 
   it('replays a sound write-ahead log left by a crash', () => {
@@ -113,7 +123,9 @@ describe('openDataDirectory', () => {
     const bytes = readFileSync(wal);
     bytes[18] = (bytes[18] ?? 0) ^ 0xff;
     writeFileSync(wal, bytes);
-    expect(refusal(dir)).toContain('write-ahead log board.sqlite-wal is damaged: its header fails its checksum');
+    expect(refusal(dir)).toContain(
+      'write-ahead log board.sqlite-wal is damaged: its header fails its checksum',
+    );
   });
 
   it('refuses a write-ahead log with a damaged frame before committed ones, which SQLite would drop', () => {
@@ -125,7 +137,9 @@ describe('openDataDirectory', () => {
     const at = 32 + 24 + Math.floor(pageSize / 2);
     bytes[at] = (bytes[at] ?? 0) ^ 0x01;
     writeFileSync(wal, bytes);
-    expect(refusal(dir)).toMatch(/frame 1 of \d+ fails its checksum, and \d+ committed transactions? after it/);
+    expect(refusal(dir)).toMatch(
+      /frame 1 of \d+ fails its checksum, and \d+ committed transactions? after it/,
+    );
   });
 
   it('accepts a cut-off last frame (a write a crash interrupted, never committed)', () => {

@@ -112,7 +112,10 @@ function openExisting(dir: string, file: string, marker: DataDirectoryMarker | u
     // Fails early and clearly when the file cannot be read and written (SQLite would fail later, less clearly).
     closeSync(openSync(file, 'r+'));
   } catch (error) {
-    throw new DataDirectoryError(dir, `its database ${DATABASE_FILE} cannot be opened (${sqliteReason(error)}).`);
+    throw new DataDirectoryError(
+      dir,
+      `its database ${DATABASE_FILE} cannot be opened (${sqliteReason(error)}).`,
+    );
   }
   const walProblem = checkWriteAheadLog(`${file}-wal`);
   if (walProblem !== undefined) {
@@ -132,7 +135,7 @@ function openExisting(dir: string, file: string, marker: DataDirectoryMarker | u
     if (marker !== undefined && !holdsABoard(db)) {
       throw new DataDirectoryError(
         dir,
-        `${MARKER_FILE} says this directory has held a board since ${marker.initialisedAt}, but its database ${DATABASE_FILE} holds no board (no members), as happens when the write-ahead log holding its data was lost or damaged.`,
+        `${MARKER_FILE} says this directory has held a board since ${marker.initialisedAt}, but its database ${DATABASE_FILE} holds no board (not even its tables), as happens when the write-ahead log holding its data was lost or damaged.`,
       );
     }
     return db;
@@ -146,11 +149,17 @@ function openExisting(dir: string, file: string, marker: DataDirectoryMarker | u
   }
 }
 
-/** Whether `db` holds a board: its members table exists and has at least one member. */
+/**
+ * Whether `db` holds a board: at least one migration was applied. (The marker is written only after the first
+ * migration, so a database without one beside a marker lost what it held. A board may have no members yet:
+ * `stdio` and the member commands initialise a directory without creating an owner.)
+ */
 function holdsABoard(db: SqliteDatabase): boolean {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'members'").get();
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
   if (table === undefined) return false;
-  return db.prepare('SELECT 1 FROM members LIMIT 1').get() !== undefined;
+  return db.prepare('SELECT 1 FROM schema_migrations LIMIT 1').get() !== undefined;
 }
 
 /**
@@ -158,7 +167,7 @@ function holdsABoard(db: SqliteDatabase): boolean {
  *
  * - No marker and no database: a first start. The directory, the database and the marker are created.
  * - A marker and a database: the database must open, pass `quick_check`, have a sound write-ahead log and hold
- *   a board (at least one member).
+ *   a board (its tables).
  * - A database without a marker (a directory from before markers, or one restored by hand): it must open and pass
  *   the same checks but may be empty; the marker is written.
  * - A marker without a database, or a write-ahead log without a database: refused.
