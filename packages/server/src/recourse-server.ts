@@ -40,6 +40,7 @@ import { createInflightRegistry, type InflightRegistry } from './inflight-regist
 import { createCallRecorder, type CallRecorder } from './call-recorder.ts';
 import { runPipeline, successRules, type PipelineEnv } from './pipeline/pipeline.ts';
 import { runRawTool } from './raw-tool-runner.ts';
+import { clarifyParamErrors } from './request-param-errors.ts';
 import type { MappedResult } from './pipeline/result-mapping.ts';
 import type { CreateTaskResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { TaskStore } from './tasks/task-store.ts';
@@ -413,6 +414,9 @@ export function createRecourseServer(options: RecourseServerOptions): RecourseSe
         return 'refused' in answer ? undefined : answer;
       });
     }
+    // Last, so that every handler (the SDK's own, ours, the extension's) answers a client's malformed params
+    // with -32602 and one sentence.
+    clarifyParamErrors(low);
     return server;
   };
 
