@@ -80,6 +80,16 @@ describe.each(['modern', 'legacy'] as Era[])('board over HTTP, %s client', (era)
     for (const [name, prop] of Object.entries(create.properties)) expect(prop.description, name).toBeTruthy();
   });
 
+  it('tells an assistant who it is in plain English', async () => {
+    const assistant = await tb.connect(era, 'contributor');
+    try {
+      const who = await assistant.callTool({ name: 'whoami', arguments: {} });
+      expect(textOf(who)).toContain(`(${tb.members.contributor.id}), an assistant with role contributor.`);
+    } finally {
+      await assistant.close();
+    }
+  });
+
   it('calls every tool successfully', async () => {
     const who = await owner.callTool({ name: 'whoami', arguments: {} });
     expect(who.structuredContent).toMatchObject({ memberId: tb.members.owner.id, role: 'owner' });

@@ -111,11 +111,13 @@ describe('tools/call', () => {
     );
     expect(error?.code).toBe(-32602);
     expect(error?.message).toBe('Unknown tool: tasks_nope. Call tools/list to see the tools available.');
-    expect(error?.data).toEqual({ tool: 'tasks_nope' });
+    const correlationId = (error?.data as { correlationId?: unknown } | undefined)?.correlationId;
+    expect(error?.data).toEqual({ tool: 'tasks_nope', correlationId: expect.stringMatching(/^c_/) });
     expect(callLog.entries[0]).toMatchObject({
       tool: 'tasks_nope',
       outcome: 'validation',
       code: 'UNKNOWN_TOOL',
+      correlationId,
     });
   });
 

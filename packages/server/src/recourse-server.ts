@@ -152,12 +152,13 @@ export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** 10 seconds, the default deadline of a tool call. */
 export const DEFAULT_DEADLINE_MS = 10_000;
 
-function unknownTool(name: string): ProtocolError {
+/** The -32602 for an unknown tool; `correlationId` is the call-log entry's, so the answer and the log meet. */
+function unknownTool(name: string, correlationId: string): ProtocolError {
   const shown = redactText(name.length > 100 ? `${name.slice(0, 100)}…` : name);
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
     `Unknown tool: ${shown}. Call tools/list to see the tools available.`,
-    { tool: shown },
+    { tool: shown, correlationId },
   );
 }
 
@@ -306,7 +307,7 @@ async function dispatchCall(
       durationMs,
       replayed: mapped.replayed === true,
     });
-    if (!known) throw unknownTool(name);
+    if (!known) throw unknownTool(name, correlationId);
     if (mapped.taskId !== undefined && tasks !== undefined)
       return await submissionAnswer(tasks, mapped.taskId, principalId ?? '', name);
     return mapped.result;

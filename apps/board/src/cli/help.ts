@@ -126,7 +126,8 @@ Send it as "Authorization: Bearer <token>" over HTTP, or set RECOURSE_TOKEN for 
 ${DATA_DIR}`,
   'tokens revoke': `Usage: recourse-board tokens revoke TOKEN_ID|PREFIX [--data-dir DIR]
 
-Revokes one token by its id (tok_…) or by a unique prefix of at least 6 characters (rbt_Ab3…).
+Revokes one token by its id (tok_…), by the whole token, or by a unique prefix of at least 6 characters
+(rbt_Ab3…); only a token's first 12 characters are stored, so a longer prefix is matched on those.
 
 ${DATA_DIR}`,
   'tokens list': `Usage: recourse-board tokens list [--data-dir DIR]

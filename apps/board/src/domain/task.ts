@@ -60,6 +60,19 @@ export function taskRef(n: number): string {
   return `T-${n}`;
 }
 
+/** The earliest due date accepted. */
+export const DUE_DATE_MIN = '1900-01-01';
+/** The latest due date accepted. */
+export const DUE_DATE_MAX = '2999-12-31';
+
+/**
+ * Whether `value` (`YYYY-MM-DD`) lies from {@link DUE_DATE_MIN} to {@link DUE_DATE_MAX}: a task board has no
+ * use for year 0000 or 9999, and PostgreSQL's dates cannot hold year 0 at all.
+ */
+export function isDueDateInRange(value: string): boolean {
+  return value >= DUE_DATE_MIN && value <= DUE_DATE_MAX;
+}
+
 /** True when `value` is a real calendar date in `YYYY-MM-DD` form. */
 export function isCalendarDate(value: string): boolean {
   if (!DUE_DATE_PATTERN.test(value)) return false;

@@ -52,6 +52,17 @@ describe('token service', () => {
     await expect(f.services.tokens.revoke('rbt_')).rejects.toMatchObject({ code: 'TOKEN_NOT_FOUND' });
   });
 
+  it('revokes by a prefix longer than the 12 characters stored, or by the whole token', async () => {
+    const f = await boardFixture();
+    const a = await f.services.tokens.create(f.members.owner.id);
+    const b = await f.services.tokens.create(f.members.owner.id);
+    expect(a.record.prefix).toHaveLength(12);
+    expect((await f.services.tokens.revoke(a.token.slice(0, 20))).id).toBe(a.record.id);
+    expect((await f.services.tokens.revoke(b.token)).id).toBe(b.record.id);
+    expect(await f.services.tokens.verifier().verify(a.token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await f.services.tokens.verifier().verify(b.token)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
   it('re-checks a verified principal: fresh role and name, or why its token or member no longer holds', async () => {
     let now = new Date('2026-07-28T00:00:00Z');
     const f = await boardFixture({ now: () => now });

@@ -86,17 +86,23 @@ export function createTokenService(store: BoardStore, options: { now?: () => Dat
     },
 
     /**
-     * Revokes the active token whose id is `selector` or whose prefix starts with `selector` (at least 6
-     * characters). Throws {@link UnknownTokenError} or {@link AmbiguousTokenError}.
+     * Revokes the active token whose id is `selector`, which is `selector` itself (the whole token), or whose
+     * prefix starts with `selector` (at least 6 characters). Only the first {@link TOKEN_PREFIX_LENGTH}
+     * characters of a token are stored, so a longer prefix is matched on those. Throws {@link UnknownTokenError}
+     * or {@link AmbiguousTokenError}.
      */
     async revoke(selector: string): Promise<TokenRecord> {
       const active = (await store.listTokens()).filter((t) => t.revokedAt === null);
-      const byId = active.filter((t) => t.id === selector);
+      const whole = selector.startsWith(TOKEN_PREFIX)
+        ? await store.findTokenByHash(hashToken(selector))
+        : undefined;
+      const byId = active.filter((t) => t.id === selector || t.id === whole?.id);
+      const stored = selector.slice(0, TOKEN_PREFIX_LENGTH);
       const matches =
         byId.length > 0
           ? byId
           : selector.length >= 6
-            ? active.filter((t) => t.prefix.startsWith(selector))
+            ? active.filter((t) => t.prefix.startsWith(stored))
             : [];
       const [match] = matches;
       if (!match) throw new UnknownTokenError(selector);

@@ -54,4 +54,25 @@ describe('board tool declarations', () => {
     expect(parsed?.success).toBe(false);
     expect(parsed?.error?.issues[0]?.message).toBe('a task ref like T-12');
   });
+
+  it('says "a task ref like T-12" for a ref of the wrong type too', () => {
+    const get = tools.find((t) => t.name === 'tasks_get');
+    const parsed = get?.input.safeParse({ ref: 12 });
+    expect(parsed?.error?.issues[0]?.message).toBe('a task ref like T-12');
+  });
+
+  it.each(['0000-01-01', '1899-12-31', '3000-01-01', '9999-12-31'])(
+    'refuses the due date %s, naming the accepted range',
+    (due) => {
+      const create = tools.find((t) => t.name === 'tasks_create');
+      const parsed = create?.input.safeParse({ title: 'x', due });
+      expect(parsed?.success).toBe(false);
+      expect(parsed?.error?.issues[0]?.message).toBe('a date from 1900-01-01 to 2999-12-31, like 2026-07-28');
+    },
+  );
+
+  it.each(['1900-01-01', '2026-07-28', '2999-12-31'])('accepts the due date %s', (due) => {
+    const create = tools.find((t) => t.name === 'tasks_create');
+    expect(create?.input.safeParse({ title: 'x', due }).success).toBe(true);
+  });
 });

@@ -4,12 +4,20 @@
  * @packageDocumentation
  */
 import * as z from 'zod';
-import { DUE_DATE_PATTERN, TASK_REF_PATTERN, TASK_STATUSES, isCalendarDate } from '../domain/task.ts';
+import {
+  DUE_DATE_MAX,
+  DUE_DATE_MIN,
+  DUE_DATE_PATTERN,
+  TASK_REF_PATTERN,
+  TASK_STATUSES,
+  isCalendarDate,
+  isDueDateInRange,
+} from '../domain/task.ts';
 import type { NewTask } from '../services/task-service.ts';
 
 /** A task ref such as `T-12`; the error message says so. */
 export const refSchema = z
-  .string()
+  .string({ error: 'a task ref like T-12' })
   .regex(TASK_REF_PATTERN, { message: 'a task ref like T-12' })
   .describe('The task ref, like T-12 (as shown by tasks_search).');
 
@@ -41,16 +49,17 @@ export const labelsSchema = z
   .max(10)
   .describe('Labels of the task, at most 10 (replaces all labels).');
 
-/** A real calendar date `YYYY-MM-DD`. */
+/** A real calendar date `YYYY-MM-DD` from {@link DUE_DATE_MIN} to {@link DUE_DATE_MAX}. */
 export const dueSchema = z
-  .string()
-  .regex(DUE_DATE_PATTERN, { message: 'a date like 2026-07-28' })
+  .string({ error: `a date like 2026-07-28, from ${DUE_DATE_MIN} to ${DUE_DATE_MAX}` })
+  .regex(DUE_DATE_PATTERN, { message: `a date like 2026-07-28, from ${DUE_DATE_MIN} to ${DUE_DATE_MAX}` })
   .refine(isCalendarDate, { message: 'a real calendar date like 2026-07-28' })
-  .describe('Due date as YYYY-MM-DD, like 2026-07-28.');
+  .refine(isDueDateInRange, { message: `a date from ${DUE_DATE_MIN} to ${DUE_DATE_MAX}, like 2026-07-28` })
+  .describe(`Due date as YYYY-MM-DD, like 2026-07-28, from ${DUE_DATE_MIN} to ${DUE_DATE_MAX}.`);
 
 /** A member id such as `m_3kq9x7d2bz4w`. */
 export const memberIdSchema = z
-  .string()
+  .string({ error: 'a member id like m_3kq9x7d2bz4w (see members_list)' })
   .regex(/^m_[a-z0-9]{4,40}$/, { message: 'a member id like m_3kq9x7d2bz4w (see members_list)' })
   .describe('A member id like m_3kq9x7d2bz4w, as listed by members_list.');
 

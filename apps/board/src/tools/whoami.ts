@@ -25,7 +25,7 @@ export function whoamiTool(_services: BoardServices) {
         return grant === undefined ? [] : [grant === 'full' ? permission : `${permission} (${grant})`];
       });
       return Promise.resolve({
-        text: `You are ${p.name ?? p.id} (${p.id}), a ${kind} with role ${p.role ?? 'none'}. Permissions: ${permissions.join(', ')}.`,
+        text: `You are ${p.name ?? p.id} (${p.id}), ${kind === 'assistant' ? 'an' : 'a'} ${kind} with role ${p.role ?? 'none'}. Permissions: ${permissions.join(', ')}.`,
         structuredContent: {
           memberId: p.id,
           name: p.name ?? p.id,
