@@ -101,9 +101,12 @@ describe('HTTP host', () => {
         body: callBody(41, 'echo', { text: 'x' }),
       });
       expect(res.status).toBe(401);
+      const metadata = `resource_metadata="http://127.0.0.1:${host.port}/.well-known/oauth-protected-resource/mcp"`;
+      // RFC 6750 §3.1: no error code when no credentials were sent.
       expect(res.headers['www-authenticate']).toBe(
-        `Bearer error="invalid_token", error_description="${description}", ` +
-          `resource_metadata="http://127.0.0.1:${host.port}/.well-known/oauth-protected-resource/mcp"`,
+        reason === 'missing'
+          ? `Bearer ${metadata}`
+          : `Bearer error="invalid_token", error_description="${description}", ${metadata}`,
       );
       const body = JSON.parse(res.text);
       expect(body).toMatchObject({ jsonrpc: '2.0', id: 41, error: { code: -31401, data: { reason } } });

@@ -155,7 +155,7 @@ export function defineTool<Input extends z.ZodObject>(
   return definition;
 }
 
-/** Why a bearer token was refused; each becomes HTTP 401 with `error="invalid_token"`. */
+/** Why a bearer token was refused; each becomes HTTP 401 (with `error="invalid_token"` unless none was sent). */
 export type TokenRefusal = 'missing' | 'unknown' | 'revoked' | 'expired';
 
 /**

@@ -107,9 +107,12 @@ export function unauthorized(reason: TokenRefusal, challenge: BearerChallenge, s
     code: HOST_REFUSAL_CODES.Unauthorized,
     reason: `auth:${reason}`,
     headers: {
+      // RFC 6750 §3.1: a request that sent no credentials gets a challenge without an error code.
       'www-authenticate':
-        `Bearer error="invalid_token", error_description="${description}", ` +
-        `resource_metadata="${challenge.resourceMetadataUrl}"`,
+        reason === 'missing' && scheme === undefined
+          ? `Bearer resource_metadata="${challenge.resourceMetadataUrl}"`
+          : `Bearer error="invalid_token", error_description="${description}", ` +
+            `resource_metadata="${challenge.resourceMetadataUrl}"`,
     },
     message: `${what} ${challenge.tokenHint} and send it as Authorization: Bearer <token>; ${retry}. ${NOTHING_CHANGED}`,
     data: { reason },

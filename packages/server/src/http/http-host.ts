@@ -37,7 +37,13 @@ import { serveThroughFetch } from './fetch-bridge.ts';
 import { createDrainGate, drainingRefusal } from './drain-gate.ts';
 import { serveOperations, type MetricsEndpoint, type ReadinessCheck } from './operations-routes.ts';
 
+/** Default longest time to receive a whole request: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default most connections open at once: 1024. */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+
 /** Options of {@link startHttpHost}. */
+
 export interface HttpHostOptions {
   /** Builds a fresh SDK server per HTTP request; gets the verified principal and the leg. */
   readonly factory: McpServerFactory;
@@ -58,6 +64,16 @@ export interface HttpHostOptions {
   readonly maxBodyBytes?: number;
   /** Deepest JSON nesting of a request body (default 64); deeper bodies get 400 / -32600 before parsing. */
   readonly maxJsonDepth?: number;
+  /**
+   * Longest time a client may take to send a whole request, headers and body (default 30 s; Node's own default
+   * is 300 s). A slower request is answered 408 and its connection closed, so slow senders cannot hold
+   * connections open. Headers alone get at most 10 s or this, whichever is shorter.
+   */
+  readonly requestTimeoutMs?: number;
+  /** Most messages in one JSON-RPC batch (default 16); a larger batch gets 400 / -32600. */
+  readonly maxBatchMessages?: number;
+  /** Most connections open at once (default 1024); the ones beyond it are closed as they arrive. */
+  readonly maxConnections?: number;
   /** Accepted `Host` values (`name` or `name:port`); default the loopback names with the bound port; `false` disables the check. */
   readonly allowedHosts?: readonly string[] | false;
   /** Accepted browser origins (`scheme://host:port`); default the loopback origins with the bound port; `false` disables the check. */
@@ -309,7 +325,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (before !== undefined) return refuse(before);
     const read = await readBody(req, maxBodyBytes);
     if (!read.ok) return refuse(read.refusal);
-    const parsed = parseJsonRpcBody(read.text, maxJsonDepth);
+    const parsed = parseJsonRpcBody(read.text, maxJsonDepth, options.maxBatchMessages);
     if (!parsed.ok) return refuse(parsed.refusal, parsed.id);
     if (draining) return refuse(drainingRefusal(DRAIN_RETRY_AFTER_SECONDS), parsed.id);
 
@@ -341,26 +357,36 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 
   const gate = createDrainGate();
-  const server = createServer((req, res) => {
-    // While draining, every answer ends its connection, so that clients and balancers reconnect elsewhere.
-    if (gate.draining) res.shouldKeepAlive = false;
-    serve(req, res).catch((error: unknown) => {
-      if (req.destroyed || res.destroyed) {
-        log.debug({ err: error }, 'the client went away while its request was read');
-        return;
-      }
-      log.error({ err: error }, 'the HTTP host failed while serving a request');
-      if (!res.headersSent) {
-        writeRefusal(res, {
-          status: 500,
-          code: -32603,
-          reason: 'host-fault',
-          message:
-            'The server failed before it could serve the request. Retry in a few seconds; nothing was changed.',
-        });
-      } else res.destroy();
-    });
-  });
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(10_000, requestTimeout),
+      // How often Node looks for requests past their time (its default, 30 s, would let one run 30 s late).
+      connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(requestTimeout / 4))),
+    },
+    (req, res) => {
+      // While draining, every answer ends its connection, so that clients and balancers reconnect elsewhere.
+      if (gate.draining) res.shouldKeepAlive = false;
+      serve(req, res).catch((error: unknown) => {
+        if (req.destroyed || res.destroyed) {
+          log.debug({ err: error }, 'the client went away while its request was read');
+          return;
+        }
+        log.error({ err: error }, 'the HTTP host failed while serving a request');
+        if (!res.headersSent) {
+          writeRefusal(res, {
+            status: 500,
+            code: -32603,
+            reason: 'host-fault',
+            message:
+              'The server failed before it could serve the request. Retry in a few seconds; nothing was changed.',
+          });
+        } else res.destroy();
+      });
+    },
+  );
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -58,4 +58,19 @@ describe('request body checks', () => {
     for (const text of ok) expect(parseJsonRpcBody(text).ok).toBe(true);
     expect(parseJsonRpcBody(ok[0]!)).toMatchObject({ id: 1 });
   });
+
+  it('refuses a batch of more than the accepted number of messages, saying how many are accepted', () => {
+    const batch = (n: number): string =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })));
+    expect(parseJsonRpcBody(batch(16)).ok).toBe(true);
+    const refused = parseJsonRpcBody(batch(100));
+    expect(refused).toMatchObject({
+      ok: false,
+      refusal: { status: 400, code: -32600, data: { maxBatch: 16 } },
+    });
+    expect(refused.ok ? '' : refused.refusal.message).toContain(
+      'a batch of 100 JSON-RPC messages; at most 16',
+    );
+    expect(parseJsonRpcBody(batch(5), 64, 4).ok).toBe(false);
+  });
 });

@@ -57,6 +57,12 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
 }
 
+/**
+ * Most messages in one batch (default 16): a batch is one HTTP request to the rate limit and the flood guard, so a
+ * larger one would multiply the work and the answer (100 `tools/list` answer 1.4 MB) at the price of one.
+ */
+export const DEFAULT_MAX_BATCH_MESSAGES = 16;
+
 /** A parsed JSON-RPC body with the id to echo in refusals (`null` for batches and notifications). */
 export type ParsedBody =
   | { readonly ok: true; readonly body: unknown; readonly id: JsonRpcId }
@@ -64,10 +70,14 @@ export type ParsedBody =
 
 /**
  * Parses `text` as JSON-RPC 2.0: a text nesting deeper than `maxDepth` (default 64) is refused with -32600
- * before it is parsed, malformed JSON with -32700, JSON that is not a JSON-RPC message or batch with -32600
- * (all HTTP 400).
+ * before it is parsed, malformed JSON with -32700, a batch of more than `maxBatch` messages, or JSON that is not
+ * a JSON-RPC message or batch, with -32600 (all HTTP 400).
  */
-export function parseJsonRpcBody(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): ParsedBody {
+export function parseJsonRpcBody(
+  text: string,
+  maxDepth = DEFAULT_MAX_JSON_DEPTH,
+  maxBatch = DEFAULT_MAX_BATCH_MESSAGES,
+): ParsedBody {
   if (jsonDepth(text, maxDepth) > maxDepth) {
     return {
       ok: false,
@@ -101,6 +111,19 @@ export function parseJsonRpcBody(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH
     };
   }
   const id = requestIdOf(body);
+  if (Array.isArray(body) && body.length > maxBatch) {
+    return {
+      ok: false,
+      id: null,
+      refusal: {
+        status: 400,
+        code: JSON_RPC_CODES.InvalidRequest,
+        reason: 'batch-size',
+        message: `The request body is a batch of ${body.length} JSON-RPC messages; at most ${maxBatch} are accepted in one request. Send them in several requests; nothing was changed.`,
+        data: { maxBatch },
+      },
+    };
+  }
   const problem = Array.isArray(body)
     ? body.length === 0
       ? 'the batch array is empty'
