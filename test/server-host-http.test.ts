@@ -216,6 +216,36 @@ describe('HTTP host', () => {
     expect(next.status).toBe(200);
   });
 
+  it("answers Node's fetch sending 5 MiB with the 413 and its message, declared or streamed", async () => {
+    const five = 'x'.repeat(5 * 1024 * 1024);
+    const headers = { ...JSON_HEADERS, authorization: 'Bearer tok-alice' };
+    const declared = await fetch(host.url, { method: 'POST', headers, body: five });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { message: string } }).error.message).toMatch(
+      /The request body is too large: 5242880 bytes, the limit is 4096 bytes/,
+    );
+    // No Content-Length: the body arrives as a stream, 80 chunks of 64 KiB.
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 80) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await fetch(host.url, {
+      method: 'POST',
+      headers,
+      body: stream,
+      duplex: 'half',
+    });
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { error: { message: string } }).error.message).toMatch(
+      /The request body is too large: more than 4096 bytes/,
+    );
+  });
+
   it('echoes the id of a non-JSON-RPC body that has one', async () => {
     const res = await raw(host.url, { headers: JSON_HEADERS, body: '{"jsonrpc":"1.0","id":9,"method":"x"}' });
     expect(res.status).toBe(400);

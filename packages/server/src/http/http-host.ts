@@ -22,6 +22,8 @@ import { checkHostAndOrigin, loopbackPolicy, type HostOriginPolicy } from './hos
 import {
   checkContentType,
   checkDeclaredSize,
+  discardBody,
+  discardLimit,
   DEFAULT_MAX_BODY_BYTES,
   parseJsonRpcBody,
   readBody,
@@ -322,7 +324,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     else res.shouldKeepAlive = false;
 
     const before = checkDeclaredSize(req.headers, maxBodyBytes) ?? checkContentType(req.headers);
-    if (before !== undefined) return refuse(before);
+    if (before !== undefined) {
+      // The client is still sending: read and drop its body (up to a bound) so that it can read the refusal.
+      await discardBody(req, discardLimit(maxBodyBytes));
+      return refuse(before);
+    }
     const read = await readBody(req, maxBodyBytes);
     if (!read.ok) return refuse(read.refusal);
     const parsed = parseJsonRpcBody(read.text, maxJsonDepth, options.maxBatchMessages);

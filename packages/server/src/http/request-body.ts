@@ -43,17 +43,44 @@ export type BodyRead =
   { readonly ok: true; readonly text: string } | { readonly ok: false; readonly refusal: HttpRefusal };
 
 /**
- * Reads the request body as UTF-8 text, stopping (without reading the rest) as soon as it exceeds
- * `maxBytes`; the caller then answers 413 and closes the connection.
+ * How much of a refused body is read and thrown away before the answer (4× the body limit, at least 16 MiB): a
+ * client still sending its body reads the answer only once it has sent it all (Node's fetch reports a connection
+ * reset otherwise). A body beyond this bound is cut off and its connection closed.
+ */
+export function discardLimit(maxBytes: number): number {
+  return Math.max(16 * 1024 * 1024, 4 * maxBytes);
+}
+
+/**
+ * Reads the rest of the request body and throws it away, up to `limit` bytes; resolves true when the body ended
+ * within the limit (the connection can then carry the answer), false when it was cut off.
+ */
+export async function discardBody(req: IncomingMessage, limit: number): Promise<boolean> {
+  if (req.readableEnded) return true;
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.byteLength;
+    // Leaving the loop destroys the request and its connection.
+    if (received > limit) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads the request body as UTF-8 text. Once it exceeds `maxBytes` the rest is read and thrown away (up to
+ * {@link discardLimit}) so that the client can read the 413 the caller then answers.
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  const limit = discardLimit(maxBytes);
   const chunks: Buffer[] = [];
   let received = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     received += chunk.byteLength;
-    if (received > maxBytes) return { ok: false, refusal: tooLarge(`more than ${maxBytes} bytes`, maxBytes) };
-    chunks.push(chunk);
+    // Leaving the loop destroys the request and its connection.
+    if (received > limit) break;
+    if (received <= maxBytes) chunks.push(chunk);
   }
+  if (received > maxBytes) return { ok: false, refusal: tooLarge(`more than ${maxBytes} bytes`, maxBytes) };
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
 }
 
