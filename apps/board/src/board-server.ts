@@ -37,6 +37,7 @@ import type { OAuthStore } from './oauth/oauth-store.ts';
 import { createSqliteOAuthStore } from './oauth/oauth-store.sqlite.ts';
 import { createMemberAccounts, type MemberAccounts } from './oauth/member-accounts.ts';
 import { createOAuthGrants, type OAuthGrants } from './oauth/oauth-grants.ts';
+import type { ImportSourceOptions } from './tools/import-source.ts';
 
 /** The board's name as reported to MCP clients. */
 export const BOARD_NAME = 'recourse-board';
@@ -70,6 +71,8 @@ export interface BoardServerOptions {
   readonly observer?: CallObserver;
   /** Told about each database error, by kind (`query` or `connection`); PostgreSQL only; default none. */
   readonly onDatabaseError?: (kind: 'query' | 'connection') => void;
+  /** Limits of reading a `tasks_import` source URL (default: answered within 10 s, at most 5 MiB). */
+  readonly importSource?: ImportSourceOptions;
 }
 
 /** Options of {@link createBoardServer}: a data directory or an open SQLite database. */
@@ -131,7 +134,10 @@ export function assembleBoardServer(parts: BoardParts, options: BoardServerOptio
     name: BOARD_NAME,
     version: BOARD_VERSION,
     instructions: BOARD_INSTRUCTIONS,
-    tools: boardTools(services),
+    tools: boardTools(
+      services,
+      options.importSource === undefined ? {} : { importSource: options.importSource },
+    ),
     permissions: boardPermissions,
     guidance: BOARD_GUIDANCE,
     logger,

@@ -17,9 +17,16 @@ import { tasksMoveTool } from './tasks-move.ts';
 import { tasksSearchTool } from './tasks-search.ts';
 import { tasksUpdateTool } from './tasks-update.ts';
 import { whoamiTool } from './whoami.ts';
+import type { ImportSourceOptions } from './import-source.ts';
+
+/** Options of the board's tools. */
+export interface BoardToolOptions {
+  /** Limits of reading a `tasks_import` source URL (default 10 s, 5 MiB). */
+  readonly importSource?: ImportSourceOptions;
+}
 
 /** Builds the board's tools over `services`. */
-export function boardTools(services: BoardServices): ToolDefinition[] {
+export function boardTools(services: BoardServices, options: BoardToolOptions = {}): ToolDefinition[] {
   const tools = [
     whoamiTool(services),
     membersListTool(services),
@@ -32,7 +39,7 @@ export function boardTools(services: BoardServices): ToolDefinition[] {
     tasksCommentTool(services),
     tasksDeleteTool(services),
     boardExportTool(services),
-    tasksImportTool(services),
+    tasksImportTool(services, options.importSource),
   ];
   return tools;
 }
