@@ -72,8 +72,10 @@ export function createHttpRawDispatch(options: HttpRawDispatchOptions): RawClien
       'mcp-method': method,
       ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
       ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
-      ...dispatch.context?.headers,
     };
+    // The requester's own headers win; names compare case-insensitively so that none is sent twice.
+    for (const [header, value] of Object.entries(dispatch.context?.headers ?? {}))
+      headers[header.toLowerCase()] = value;
     const timeoutMs = dispatch.context?.requestTimeoutMs ?? options.timeoutMs ?? 30_000;
     const signals = [
       AbortSignal.timeout(timeoutMs),
