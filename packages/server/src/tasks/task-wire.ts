@@ -30,7 +30,8 @@ export function detailedTask(task: StoredTask): DetailedTaskV2 {
     task.status === 'input_required'
       ? { inputRequests: task.inputRequests }
       : task.status === 'completed'
-        ? { result: task.result ?? { content: [] } }
+        ? // The tool result as a complete 2026-07-28 CallToolResult: requesters validate `resultType`.
+          { result: { ...(task.result ?? { content: [] }), resultType: 'complete' } }
         : task.status === 'failed'
           ? { error: task.error ?? { code: -32603, message: 'The task failed.' } }
           : {};
