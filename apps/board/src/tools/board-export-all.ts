@@ -1,9 +1,11 @@
 /**
  * The whole board as one export, for `board_export` running as a task: every member (never a secret), every task
  * with its comments and history, as JSON or as CSV tables; progress after every batch, stopped by the signal.
+ * Between batches other requests get a turn of the event loop, so a large export never holds up the server.
  *
  * @packageDocumentation
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { ToolContext, ToolSuccess } from '@recourse/server';
 import type { BoardServices } from '../services/board-services.ts';
@@ -77,6 +79,8 @@ export async function exportWholeBoard(
       });
     }
     await ctx.progress(tasks.length, total, `Exported ${tasks.length} of ${total} tasks.`);
+    // SQLite reads are synchronous: give other requests (polls, tasks/cancel) a turn between batches.
+    await nextTurn();
   }
   const exportedAt = new Date().toISOString();
   const summary = `Exported the whole board as ${format.toUpperCase()}: ${tasks.length} tasks with their comments and history, and ${members.length} members.`;
