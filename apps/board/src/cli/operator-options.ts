@@ -8,7 +8,7 @@ import { DEFAULT_FLOOD_LIMIT, type HttpHostOptions } from '@recourse/server';
 import type { BoardServerOptions } from '../board-server.ts';
 import type { OperatorSettings } from './operator-settings.ts';
 
-/** The board-server options (rate limits, default deadline) of `settings`. */
+/** The board-server options (rate limits, default deadline, task lease, import timeout) of `settings`. */
 export function boardOptionsOf(settings: OperatorSettings): Omit<BoardServerOptions, 'logger'> {
   const rateLimit: Record<string, unknown> = {};
   if (settings.rateLimit !== undefined) rateLimit['defaultPerMinute'] = settings.rateLimit;
@@ -18,6 +18,10 @@ export function boardOptionsOf(settings: OperatorSettings): Omit<BoardServerOpti
   return {
     ...(Object.keys(rateLimit).length === 0 ? {} : { rateLimit: rateLimit }),
     ...(settings.deadlineMs === undefined ? {} : { defaultDeadlineMs: settings.deadlineMs }),
+    ...(settings.taskLeaseMs === undefined ? {} : { tasks: { leaseMs: settings.taskLeaseMs } }),
+    ...(settings.importTimeoutMs === undefined
+      ? {}
+      : { importSource: { timeoutMs: settings.importTimeoutMs } }),
   };
 }
 

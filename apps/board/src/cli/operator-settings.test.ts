@@ -13,6 +13,8 @@ describe('operator settings', () => {
         'rate-limit-kinds': 'assistant=60',
         'rate-limit-window': '30s',
         deadline: '2500ms',
+        'task-lease': '5s',
+        'import-timeout': '1500ms',
         'max-json-depth': '32',
         'max-body-bytes': '2048',
         'flood-limit': 'off',
@@ -30,6 +32,8 @@ describe('operator settings', () => {
         windowMs: 30_000,
       },
       defaultDeadlineMs: 2500,
+      tasks: { leaseMs: 5000 },
+      importSource: { timeoutMs: 1500 },
     });
     expect(httpOptionsOf(settings)).toEqual({
       maxBodyBytes: 2048,

@@ -25,6 +25,10 @@ export interface OperatorSettings {
   readonly rateLimitWindowMs?: number;
   /** Default tool deadline in milliseconds. */
   readonly deadlineMs?: number;
+  /** How long an instance vouches for the tasks it runs; a task of a dead instance is failed after it. */
+  readonly taskLeaseMs?: number;
+  /** How long a `tasks_import` source URL has to answer completely. */
+  readonly importTimeoutMs?: number;
   /** Largest JSON nesting depth of a request. */
   readonly maxJsonDepth?: number;
   /** HTTP only: largest request body in bytes. */
@@ -161,6 +165,24 @@ export const OPERATOR_SETTINGS: readonly OperatorSetting[] = [
     help: 'default deadline of a tool call, 100ms to 10m (default 10s)',
     apply: (raw, into, source) =>
       (into['deadlineMs'] = duration(source, raw, 100, 600_000, 'from 100ms to 10m')),
+  },
+  {
+    flag: 'task-lease',
+    env: 'RECOURSE_TASK_LEASE',
+    commands: ['serve', 'stdio'],
+    value: 'DURATION',
+    help: 'how soon a task whose instance died is failed (its lease), 1s to 10m (default 15s)',
+    apply: (raw, into, source) =>
+      (into['taskLeaseMs'] = duration(source, raw, 1000, 600_000, 'from 1s to 10m')),
+  },
+  {
+    flag: 'import-timeout',
+    env: 'RECOURSE_IMPORT_TIMEOUT',
+    commands: ['serve', 'stdio'],
+    value: 'DURATION',
+    help: 'how long a tasks_import source URL has to answer completely, 100ms to 5m (default 10s)',
+    apply: (raw, into, source) =>
+      (into['importTimeoutMs'] = duration(source, raw, 100, 300_000, 'from 100ms to 5m')),
   },
   {
     flag: 'max-json-depth',
