@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResultV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
 import type { SerializedTaskReference } from '@modelcontextprotocol/ext-tasks/client';
 import { startTestBoard, textOf, type TestBoard } from '../apps/board/src/testing/board-host.ts';
 import { principalOf } from '../apps/board/src/testing/board-fixture.ts';
@@ -211,7 +212,7 @@ describe('tasks_import as a task', () => {
   });
 
   it('creates 990 of 1,000 rows, names each refused row with its reason, and replays on the same key', async () => {
-    const invalid = new Map<number, Record<string, unknown>>([
+    const invalid = new Map<number, Record<string, JsonValue>>([
       [7, { description: 'no title' }],
       [42, { title: '' }],
       [100, { title: 'Bad status', status: 'finished' }],

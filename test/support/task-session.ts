@@ -19,8 +19,15 @@ export interface OpenTaskSession {
   close(): Promise<void>;
 }
 
-/** Connects a 2026-07-28 client to `url` with `token` and wraps it in a tasks session. */
-export async function openTaskSession(url: string, token: string): Promise<OpenTaskSession> {
+/**
+ * Connects a 2026-07-28 client to `url` with `token` and wraps it in a tasks session. Instances of one deployment
+ * pass the same `endpointId`, so that a reference taken on one resumes on another.
+ */
+export async function openTaskSession(
+  url: string,
+  token: string,
+  endpointId = endpointIdOf(url),
+): Promise<OpenTaskSession> {
   const client = new Client(
     { name: 'tasks-session-test', version: '0.0.1' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -31,7 +38,7 @@ export async function openTaskSession(url: string, token: string): Promise<OpenT
     }),
   );
   const session = createTaskSessionFromClient(client, {
-    endpointId: endpointIdOf(url),
+    endpointId,
     rawDispatch: createHttpRawDispatch({ url, token }),
     v2RequestFraming: {
       protocolVersion: '2026-07-28',
