@@ -4,8 +4,6 @@
  * a task whose instance is killed (SIGKILL) reads `failed` with a clear message within the instance's lease.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import { principalOf } from '../apps/board/src/testing/board-fixture.ts';
 import { CLI_ENV, startServe, type ServeProcess } from '../apps/board/src/testing/serve-process.ts';
 import { openTaskSession } from './support/task-session.ts';
 import { wireCaller } from './support/tasks-wire.ts';
+import { startSilentSource, type SilentSource } from './support/silent-source.ts';
 import { startTempPostgres, type TempPostgres } from './support/temp-postgres.ts';
 
 const LEASE_MS = 2000;
@@ -31,9 +30,8 @@ let localHost: HttpHost;
 let token: string;
 let dataDir: string;
 const started: ServeProcess[] = [];
-let silent: Server;
+let silent: SilentSource;
 let silentUrl: string;
-const sockets = new Set<Socket>();
 
 function serve(): Promise<ServeProcess> {
   return startServe(dataDir, false, ['--task-lease', `${LEASE_MS / 1000}s`, '--import-timeout', '5m'], {
@@ -68,20 +66,13 @@ beforeAll(async () => {
     Array.from({ length: SEEDED }, (_, i) => ({ title: `Shared task ${i + 1}` })),
   );
   // An import source that accepts connections and never answers.
-  silent = createServer(() => undefined);
-  silent.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const address = silent.address();
-  silentUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/tasks.json`;
+  silent = await startSilentSource();
+  silentUrl = `${silent.url}/tasks.json`;
 });
 
 afterAll(async () => {
   for (const process of started) await process.stop().catch(() => undefined);
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
+  await silent.close();
   await localHost.close();
   await local.close();
   await postgres.stop();

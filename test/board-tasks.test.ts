@@ -6,8 +6,6 @@
  * refused row and replays on a repeated idempotency key.
  */
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { principalOf } from '../apps/board/src/testing/board-fixture.ts';
 import { localWriteContext } from '../apps/board/src/services/write-context.ts';
 import { openTaskSession, type OpenTaskSession } from './support/task-session.ts';
 import { settleTask, wireCaller } from './support/tasks-wire.ts';
+import { startSilentSource, type SilentSource } from './support/silent-source.ts';
 
 const RESUME_SCRIPT = fileURLToPath(new URL('./support/resume-task.ts', import.meta.url));
 const run = promisify(execFile);
@@ -27,9 +26,8 @@ const IMPORT_FETCH_MS = 1000;
 
 let tb: TestBoard;
 let owner: OpenTaskSession;
-let source: Server;
+let source: SilentSource;
 let sourceUrl: string;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
   tb = await startTestBoard({
@@ -44,26 +42,19 @@ beforeAll(async () => {
   for (const task of seeded.slice(0, 5))
     await tb.board.services.tasks.comment(ctx, task.ref, `A comment on ${task.ref}`);
   owner = await openTaskSession(tb.url, tb.tokens.owner);
-  // A local import source: /never accepts the request and never answers; /rows.csv serves three rows.
-  source = createServer((req, res) => {
-    if (req.url === '/rows.csv') {
+  // A local import source: /rows.csv serves three rows, every other path never answers.
+  source = await startSilentSource({
+    '/rows.csv': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/csv' });
       res.end('title,status,labels\nFrom CSV one,todo,a;b\nFrom CSV two,doing,\n,done,\n');
-    }
+    },
   });
-  source.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-  const address = source.address();
-  sourceUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  sourceUrl = source.url;
 });
 
 afterAll(async () => {
   await owner.close();
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => source.close(resolve));
+  await source.close();
   await tb.close();
 });
 
