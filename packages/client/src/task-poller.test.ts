@@ -119,6 +119,46 @@ describe('pollTask (fake timers)', () => {
     expect(tasks.asked.length).toBeLessThanOrEqual(5);
   });
 
+  it('asks at most once per suggested interval: a 30 s task with pollIntervalMs 1000 takes at most 31 polls', async () => {
+    const started = Date.now();
+    const asked: number[] = [];
+    const done = pollTask('t-30s', {
+      get: (taskId) => {
+        asked.push(Date.now());
+        const finished = Date.now() - started >= 30_000;
+        return Promise.resolve({
+          taskId,
+          status: finished ? 'completed' : 'working',
+          pollIntervalMs: 1000,
+          ...(finished ? { result: { content: [] } } : {}),
+        });
+      },
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect(done).resolves.toMatchObject({ status: 'completed' });
+    expect(asked.length).toBeLessThanOrEqual(31);
+    expect(asked.length).toBeGreaterThanOrEqual(4);
+    for (const wait of gaps(asked)) expect(wait).toBeGreaterThanOrEqual(1000);
+    // Backed off up to the 10 s cap, never beyond it: the answer is seen at most one cap after the task ended.
+    expect((asked.at(-1) ?? 0) - started).toBeLessThanOrEqual(30_000 + 10_000);
+  });
+
+  it('survives 3 failed polls in a row with the default cap, and gives up at a configured cap of 3', async () => {
+    const flaky = fakeTasks([new Error('503'), new Error('503'), new Error('503'), 'completed']);
+    const survived = pollTask('t-flaky', flaky);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await expect(survived).resolves.toMatchObject({ status: 'completed' });
+    expect(flaky.asked).toHaveLength(4);
+    expect(flaky.cancelled).toEqual([]);
+
+    const capped = fakeTasks([new Error('503'), new Error('503'), new Error('503'), 'completed']);
+    const gaveUp = pollTask('t-capped', { ...capped, maxFailedPolls: 3 });
+    gaveUp.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await expect(gaveUp).rejects.toMatchObject({ reason: 'polls_failed', polls: 3, cancelSent: true });
+    expect(capped.cancelled).toEqual(['t-capped']);
+  });
+
   it('resumes a persisted task id where another poller left it', async () => {
     const tasks = fakeTasks(['completed']);
     await expect(pollTask('persisted-id', tasks)).resolves.toMatchObject({
