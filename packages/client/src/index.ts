@@ -37,3 +37,4 @@ export type { ToolTraits } from './tool-catalog.ts';
 export { parseRetryAfter } from './http-exchange.ts';
 export { TASK_POLL_ERROR_CODE, TaskPollError, pollTask } from './task-poller.ts';
 export type { TaskPollFailure, TaskPollOptions, TaskSnapshot, TaskStatus } from './task-poller.ts';
+export type { TaskCallOptions, TaskPolicy, TaskReference } from './tasks/task-calls.ts';

@@ -25,6 +25,7 @@ import { runWithRetry } from './retry-policy.ts';
 import type { RetryOptions } from './retry-policy.ts';
 import { ToolCatalog } from './tool-catalog.ts';
 import type { ToolTraits } from './tool-catalog.ts';
+import { TaskCalls, type TaskCallOptions, type TaskPolicy, type TaskReference } from './tasks/task-calls.ts';
 
 /** Where to send a call when its tool's breaker is open. */
 export interface FallbackRoute {
@@ -64,6 +65,11 @@ export interface RecourseClientOptions extends InputHandlers {
   readonly tools?: Readonly<Record<string, ToolTraits>>;
   /** Capabilities declared to the server (default none), e.g. `{ elicitation: { form: { applyDefaults: true } } }`. */
   readonly capabilities?: ClientCapabilities;
+  /**
+   * Task-backed calls (HTTP targets): how a tool that may run as a task is polled (see `TaskPolicy`), or `false`
+   * to call every tool inline. Default: enabled with the default policy.
+   */
+  readonly tasks?: TaskPolicy | false;
 }
 
 /** Options of one call. */
@@ -80,6 +86,12 @@ export interface CallOptions {
   readonly onProgress?: (progress: CallProgress) => void;
   /** An idempotency key to use instead of a generated one (for tools that advertise one). */
   readonly idempotencyKey?: string;
+  /**
+   * Task options (persist the reference in `onCreated`, see progress in `onStatus`, override the policy). Given,
+   * the call declares the tasks extension, so the server may answer with a task; so does a tool whose traits say
+   * `task` (from `tools/list` in 2025-11-25, or from the `tools` option). `false` calls the tool inline.
+   */
+  readonly task?: TaskCallOptions | false;
 }
 
 /** A successful call: the result and how it was obtained. */
@@ -91,6 +103,8 @@ export interface CallSuccess {
   readonly attempts: readonly AttemptRecord[];
   /** Set when the call was rerouted to a fallback because the original tool's breaker was open. */
   readonly reroutedFrom?: { readonly server: string; readonly tool: string; readonly reason: 'circuit_open' };
+  /** The task that produced the result, when the server ran the call as a task. */
+  readonly taskId?: string;
 }
 
 /** The outcome of {@link RecourseClient.tryCallTool}: never rejects with a call failure. */
@@ -122,6 +136,7 @@ export class RecourseClient {
   readonly #breakers: BreakerRegistry | undefined;
   readonly #bulkhead: BulkheadPolicy | undefined;
   readonly #catalog: ToolCatalog;
+  readonly #tasks: TaskCalls | undefined;
   #closed = false;
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when an input capability and its handler do not match. */
@@ -144,6 +159,15 @@ export class RecourseClient {
         : new BreakerRegistry(this.name, options.breaker ?? {}, this.#events);
     const limits = options.bulkhead === false ? undefined : (options.bulkhead ?? {});
     this.#bulkhead = limits ? bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
+    const target = options.target;
+    this.#tasks =
+      options.tasks === false || !('url' in target)
+        ? undefined
+        : new TaskCalls(
+            { url: String(target.url), ...(target.token === undefined ? {} : { token: target.token }) },
+            options.tasks ?? {},
+            () => this.#connection.client(),
+          );
     this.#catalog = new ToolCatalog(
       async (signal) => (await (await this.#connection.client()).listTools(undefined, { signal })).tools,
       options.tools,
@@ -208,9 +232,43 @@ export class RecourseClient {
     }
   }
 
+  /**
+   * Waits for a task started earlier (by this or another process) from its persisted reference, under the task
+   * policy, and settles like {@link callTool}. Rejects with a `ClientClosedError` after {@link close}, and with
+   * an `Error` when the client makes no task-backed calls (`tasks: false` or a stdio target).
+   */
+  async resumeTask(
+    reference: TaskReference,
+    options: Pick<CallOptions, 'signal' | 'timeoutMs'> & { readonly task?: TaskCallOptions } = {},
+  ): Promise<CallSuccess> {
+    if (this.#closed) throw new ClientClosedError(this.name);
+    if (this.#tasks === undefined)
+      throw new Error(
+        `The Recourse client of ${this.name} makes no task-backed calls (tasks: false, or not an HTTP target), so it cannot resume task ${reference.taskId}.`,
+      );
+    const settled = await this.#tasks.resume(
+      {
+        server: this.name,
+        tool: reference.tool,
+        signal: options.signal,
+        requestTimeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 30_000,
+        options: options.task ?? {},
+      },
+      reference.taskId,
+    );
+    return {
+      result: settled.result,
+      server: this.name,
+      tool: reference.tool,
+      attempts: settled.attempts,
+      taskId: reference.taskId,
+    };
+  }
+
   /** Closes the connection; later calls reject at once with `ClientClosedError` (code `CLIENT_CLOSED`). */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#tasks?.close();
     await this.#connection.close();
   }
 
@@ -264,6 +322,24 @@ export class RecourseClient {
       callArgs = { ...callArgs, [keyArgument]: options.idempotencyKey ?? randomUUID() };
     }
     const keyed = keyArgument !== undefined && typeof callArgs[keyArgument] === 'string';
+    if (this.#tasks && options.task !== false && (options.task !== undefined || traits.task !== undefined)) {
+      const settled = await this.#tasks.call({
+        server: this.name,
+        tool,
+        args: callArgs,
+        signal: options.signal,
+        requestTimeoutMs: timeoutMs,
+        options: options.task ?? {},
+      });
+      const { taskId } = settled;
+      return {
+        result: settled.result,
+        server: this.name,
+        tool,
+        attempts: settled.attempts,
+        ...(taskId ? { taskId } : {}),
+      };
+    }
     const plan: AttemptPlan = {
       server: this.name,
       tool,

@@ -15,15 +15,19 @@ export interface ToolTraits {
   readonly idempotent?: boolean;
   /** The argument that carries an idempotency key the tool honours, from `_meta["dev.recourse/idempotency"]`. */
   readonly idempotencyArgument?: string;
+  /** `execution.taskSupport`: the tool may (`optional`) or must (`required`) run as a task. */
+  readonly task?: 'optional' | 'required';
 }
 
 /** Reads the traits of a listed tool. */
 export function traitsOf(tool: Tool): ToolTraits {
   const argument = idempotencyArgumentOf(tool._meta);
+  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
   return {
     readOnly: tool.annotations?.readOnlyHint === true,
     idempotent: tool.annotations?.idempotentHint === true,
     ...(argument === undefined ? {} : { idempotencyArgument: argument }),
+    ...(support === 'optional' || support === 'required' ? { task: support } : {}),
   };
 }
 
