@@ -127,6 +127,30 @@ describe('@recourse/client task-backed calls against the board', () => {
     }
   });
 
+  it('cancels the task when onCreated cannot keep its reference, and rejects with that error', async () => {
+    const client = createRecourseClient({ target: { url: tb.url, token: tb.tokens.owner } });
+    try {
+      let taskId = '';
+      const call = client.callTool(
+        'board_export',
+        {},
+        {
+          task: {
+            onCreated: (reference) => {
+              taskId = reference.taskId;
+              throw new Error('disk full');
+            },
+          },
+        },
+      );
+      await expect(call).rejects.toThrow('disk full');
+      const done = await settleTask(wireCaller(tb.url, tb.tokens.owner), taskId);
+      expect(done.status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('finishes, in a new client, a task whose starting process exited, from the persisted reference', async () => {
     const child = await run(
       process.execPath,

@@ -45,7 +45,10 @@ export interface TaskReference {
 
 /** Per-call task options of `callTool` and `resumeTask`. */
 export interface TaskCallOptions {
-  /** Called once the server created the task, before polling starts: persist the reference here. */
+  /**
+   * Called once the server created the task, before polling starts: persist the reference here. When it throws,
+   * the task is cancelled and the call rejects with that error.
+   */
   readonly onCreated?: (reference: TaskReference) => void | Promise<void>;
   /** Sees every task snapshot (status and `statusMessage`, e.g. progress). */
   readonly onStatus?: (snapshot: TaskSnapshot) => void;
@@ -161,7 +164,13 @@ export class TaskCalls {
     // Recourse polls under its own policy; the package's own driver is not started.
     await execution.detach();
     const attempts = [record('ok', 'TASK_CREATED')];
-    await plan.options.onCreated?.({ taskId, tool: plan.tool, url: this.#target.url });
+    try {
+      await plan.options.onCreated?.({ taskId, tool: plan.tool, url: this.#target.url });
+    } catch (error) {
+      // Nobody will wait for a task whose reference could not be kept: cancel it, then report the caller's error.
+      await this.#cancelQuietly(taskId);
+      throw error;
+    }
     return this.#await(plan, taskId, attempts);
   }
 
@@ -194,13 +203,7 @@ export class TaskCalls {
     }
     const polled = [...attempts, attemptRecord(plan, attempts.length + 1, startedAt, 'ok', snapshot.status)];
     if (snapshot.status !== 'completed') {
-      if (snapshot.status === 'input_required') {
-        const session = await this.#sessionFor().catch(() => undefined);
-        await session
-          ?.task(asTaskId(taskId))
-          .cancel()
-          .catch(() => undefined);
-      }
+      if (snapshot.status === 'input_required') await this.#cancelQuietly(taskId);
       throw withAttempts(failureOfTask(taskId, snapshot, plan), polled);
     }
     const parsed = CallToolResultV2Schema.safeParse(snapshot.result);
@@ -226,6 +229,15 @@ export class TaskCalls {
     const failure = classifyResult(result, plan.server, plan.tool);
     if (failure !== undefined) throw withAttempts(failure, attempts);
     return { result, attempts, taskId };
+  }
+
+  /** Sends `tasks/cancel` for a task nobody will wait for; best effort. */
+  async #cancelQuietly(taskId: string): Promise<void> {
+    try {
+      await (await this.#sessionFor()).task(asTaskId(taskId)).cancel();
+    } catch {
+      // The task runs on until its TTL; nothing else can be done from here.
+    }
   }
 
   /** Closes the session (not the SDK client, which the connection owns). */
