@@ -13,6 +13,7 @@ import {
   type RecourseCallError,
   type TaskReference,
 } from '@recourse/client';
+import { startFlakyProxy } from '@recourse/client/testing';
 import { startTestBoard, type TestBoard } from '../apps/board/src/testing/board-host.ts';
 import { principalOf } from '../apps/board/src/testing/board-fixture.ts';
 import { localWriteContext } from '../apps/board/src/services/write-context.ts';
@@ -124,6 +125,49 @@ describe('@recourse/client task-backed calls against the board', () => {
       expect(done.status).toBe('cancelled');
     } finally {
       await client.close();
+    }
+  });
+
+  it('survives 3 failed polls in a row over HTTP (503 from a proxy), and gives up at a cap of 3, cancelling the task', async () => {
+    let failing = 0;
+    const proxy = await startFlakyProxy({
+      target: tb.url,
+      decide: (request) =>
+        request.rpcMethod === 'tasks/get' && failing > 0 ? (failing--, { status: 503 }) : 'pass',
+    });
+    const client = createRecourseClient({ target: { url: proxy.url, token: tb.tokens.owner } });
+    try {
+      const policy = { minIntervalMs: 50, maxIntervalMs: 200 };
+      failing = 3;
+      const survived = await client.callTool(
+        'board_export',
+        { format: 'json' },
+        { task: { policy: { ...policy, maxFailedPolls: 4 } } },
+      );
+      expect(survived.result.structuredContent).toMatchObject({ total: SEEDED });
+      expect(proxy.counts.status).toBe(3);
+
+      failing = 3;
+      let taskId = '';
+      const capped = client.callTool(
+        'board_export',
+        { format: 'json' },
+        {
+          task: {
+            policy: { ...policy, maxFailedPolls: 3 },
+            onCreated: (reference) => void (taskId = reference.taskId),
+          },
+        },
+      );
+      const failure = await failureOf(capped);
+      expect(failure).toMatchObject({ kind: 'local', reason: 'transport', retryable: true });
+      expect(failure.message).toContain('failed 3 times in a row');
+      expect(failure.message).toContain('The task was cancelled on the server');
+      const done = await settleTask(wireCaller(tb.url, tb.tokens.owner), taskId);
+      expect(done.status).toBe('cancelled');
+    } finally {
+      await client.close();
+      await proxy.close();
     }
   });
 

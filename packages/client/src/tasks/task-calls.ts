@@ -10,6 +10,8 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import {
   createTaskSessionFromClient,
+  DispatchError,
+  type RawClientDispatch,
   type TaskEnabledSession,
   type TaskView,
 } from '@modelcontextprotocol/ext-tasks/client';
@@ -83,6 +85,24 @@ export interface TaskCallResult {
 
 const CLIENT_INFO = { name: 'recourse-client', version: '0.1.0' };
 
+/**
+ * The session repeats a request at once when its dispatch failed retryably. For `tasks/get` the Recourse poller
+ * decides when a failed poll is repeated (after the floor, with backoff, counted against `maxFailedPolls`), so
+ * those failures are passed up as not retryable: one poll is one request.
+ */
+function pollsNotRetried(dispatch: RawClientDispatch): RawClientDispatch {
+  return async (request, options) => {
+    try {
+      return await dispatch(request, options);
+    } catch (error) {
+      const method = (request as { method?: unknown } | null)?.method;
+      if (error instanceof DispatchError && error.retryable && method === 'tasks/get')
+        throw new DispatchError(error.message, false, { cause: error });
+      throw error;
+    }
+  };
+}
+
 function snapshotOf(view: TaskView): TaskSnapshot {
   const raw = view.raw as Record<string, unknown>;
   return {
@@ -120,10 +140,12 @@ export class TaskCalls {
     await this.#session?.session.close().catch(() => undefined);
     const session = createTaskSessionFromClient(client, {
       endpointId: `recourse:${this.#target.url}`,
-      rawDispatch: createHttpRawDispatch({
-        url: this.#target.url,
-        ...(this.#target.token === undefined ? {} : { token: this.#target.token }),
-      }),
+      rawDispatch: pollsNotRetried(
+        createHttpRawDispatch({
+          url: this.#target.url,
+          ...(this.#target.token === undefined ? {} : { token: this.#target.token }),
+        }),
+      ),
       v2RequestFraming: {
         protocolVersion: TASKS_PROTOCOL_VERSION,
         clientInfo: CLIENT_INFO,
