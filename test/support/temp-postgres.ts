@@ -16,7 +16,7 @@ import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { postgresBinaries, runBinary, runOptions } from './postgres-binaries.ts';
+import { postgresBinaries, type PostgresBinaries, runBinary, runOptions } from './postgres-binaries.ts';
 
 /** A running temporary cluster. Every database it hands out is new and empty. */
 export interface TempPostgres {
@@ -29,8 +29,8 @@ export interface TempPostgres {
 }
 
 /** Starts a temporary PostgreSQL cluster (about a second; longer on a loaded machine). */
-export async function startTempPostgres(): Promise<TempPostgres> {
-  const binaries = await postgresBinaries();
+export async function startTempPostgres(from?: PostgresBinaries): Promise<TempPostgres> {
+  const binaries = from ?? (await postgresBinaries());
   const dir = mkdtempSync(join(tmpdir(), 'recourse-pg-'));
   if (binaries.runAs !== undefined) chownSync(dir, binaries.runAs.uid, -1);
   const data = join(dir, 'data');
