@@ -15,6 +15,7 @@ import {
 import { createPgCallLog } from './kit/call-log.pg.ts';
 import { createPgTaskStore } from './kit/task-store.pg.ts';
 import { createPgIdempotencyStore } from './kit/idempotency-store.pg.ts';
+import { createPgAmbientTransaction } from './kit/pg-ambient-transaction.ts';
 import { pgRateLimitStoreFactory } from './kit/rate-limit-store.pg.ts';
 import { createPgBoardStore } from './store/board-store.pg.ts';
 import { migratePg, pendingPgMigrations } from './store/migrations.pg.ts';
@@ -57,11 +58,13 @@ export async function createPgBoardServer(options: PgBoardServerOptions): Promis
     throw error;
   }
   const logger = boardLogger(options);
+  // A keyed write and its idempotency record commit in one transaction (see createPgIdempotencyStore).
+  const ambient = createPgAmbientTransaction();
   const board = assembleBoardServer(
     {
-      store: createPgBoardStore(pool, { ownsPool: false }),
+      store: createPgBoardStore(pool, { ownsPool: false, ambient }),
       callLog: createPgCallLog(pool, { onError: kitWriteFailed(logger, 'call-log entries') }),
-      idempotency: createPgIdempotencyStore(pool),
+      idempotency: createPgIdempotencyStore(pool, { ambient }),
       rateLimitStore: pgRateLimitStoreFactory(pool),
       taskStore: createPgTaskStore(pool),
       readiness: databaseReadiness(() => pendingPgMigrations(pool)),

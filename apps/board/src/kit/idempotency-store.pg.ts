@@ -6,15 +6,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { IdempotencyClaim, IdempotencyStore } from '@recourse/server';
-import { claimOfExisting, type IdempotencyRow } from './idempotency-record.ts';
+import { claimOfExisting, leaseLost, type IdempotencyRow } from './idempotency-record.ts';
+import type { PgAmbientTransaction } from './pg-ambient-transaction.ts';
 
 /**
  * Creates the store on a migrated board database. `claim` is one atomic `INSERT … ON CONFLICT … RETURNING`:
  * of concurrent claims for one member and key (from any instance) exactly one is `claimed`. Expired records
  * count as absent and are purged every 256 claims; a pending claim whose lease ran out is taken over by the next
- * claim with the same tool and arguments. `now` defaults to `Date.now`.
+ * claim with the same tool and arguments. `now` defaults to `Date.now`. With `ambient` (shared with the board
+ * store) the store offers `completeAtomically`: the handler runs inside one transaction that also stores its
+ * result, so a crash between the write and its record cannot leave a write that a retry would do again.
  */
-export function createPgIdempotencyStore(pool: Pool, options: { now?: () => number } = {}): IdempotencyStore {
+export function createPgIdempotencyStore(
+  pool: Pool,
+  options: { now?: () => number; ambient?: PgAmbientTransaction } = {},
+): IdempotencyStore {
   const now = options.now ?? Date.now;
   let claims = 0;
   return {
@@ -52,6 +58,9 @@ export function createPgIdempotencyStore(pool: Pool, options: { now?: () => numb
         [JSON.stringify(result), memberId, key, now(), lease ?? null],
       );
     },
+    ...(options.ambient === undefined
+      ? {}
+      : { completeAtomically: completeAtomicallyOn(pool, options.ambient, now) }),
     async release(memberId, key, lease) {
       await pool.query(
         `DELETE FROM idempotency WHERE member_id = $1 AND key = $2 AND result IS NULL
@@ -59,5 +68,34 @@ export function createPgIdempotencyStore(pool: Pool, options: { now?: () => numb
         [memberId, key, lease ?? null],
       );
     },
+  };
+}
+
+function completeAtomicallyOn(
+  pool: Pool,
+  ambient: PgAmbientTransaction,
+  now: () => number,
+): NonNullable<IdempotencyStore['completeAtomically']> {
+  return async (memberId, key, lease, work) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      try {
+        const success = await ambient.run(client, work);
+        const stored = await client.query(
+          `UPDATE idempotency SET result = $1
+           WHERE member_id = $2 AND key = $3 AND expires_at > $4 AND result IS NULL AND lease_id = $5`,
+          [JSON.stringify(success), memberId, key, now(), lease],
+        );
+        if (stored.rowCount !== 1) throw leaseLost(key);
+        await client.query('COMMIT');
+        return success;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
   };
 }

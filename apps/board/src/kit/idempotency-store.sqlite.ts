@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { IdempotencyClaim, IdempotencyStore } from '@recourse/server';
-import { transientFailure } from '@recourse/core';
-import { claimOfExisting, type IdempotencyRow } from './idempotency-record.ts';
+import { claimOfExisting, leaseLost, type IdempotencyRow } from './idempotency-record.ts';
 import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
 import { retryWhileBusy } from '../store/busy-retry.ts';
 
@@ -109,15 +108,4 @@ export function createSqliteIdempotencyStore(
       return purge.run(now()).changes;
     },
   };
-}
-
-/** The failure of a call whose claim was taken over by a retry while it ran (nothing was committed). */
-function leaseLost(key: string) {
-  return transientFailure({
-    code: 'IDEMPOTENCY_LEASE_LOST',
-    message: `The call with idempotency key "${key}" ran past its lease and a repeat of it took the key over, so this run's work was not committed.`,
-    next: 'Repeat the call with the same idempotencyKey to get the result of the run that holds the key.',
-    retryAfterMs: 1000,
-    changed: false,
-  });
 }

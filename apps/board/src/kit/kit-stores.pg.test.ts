@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { migratePg } from '../store/migrations.pg.ts';
 import { startTempPostgres, type TempPostgres } from '../../../../test/support/temp-postgres.ts';
 import { createPgIdempotencyStore } from './idempotency-store.pg.ts';
+import { createPgAmbientTransaction } from './pg-ambient-transaction.ts';
+import { createPgBoardStore } from '../store/board-store.pg.ts';
 import { createPgCallLog } from './call-log.pg.ts';
 import { pgRateLimitStoreFactory } from './rate-limit-store.pg.ts';
 
@@ -18,6 +20,71 @@ afterAll(async () => {
 });
 
 describe('PostgreSQL idempotency store', () => {
+  it('commits a keyed write together with its record, or neither (completeAtomically)', async () => {
+    const ambient = createPgAmbientTransaction();
+    const store = createPgIdempotencyStore(pool, { ambient });
+    const board = createPgBoardStore(pool, { ownsPool: false, ambient });
+    let n = 0;
+    const addMember = async (): Promise<string> => {
+      n += 1;
+      const id = `m_atomic${String(n)}`;
+      await board.transaction((tx) =>
+        tx.insertMember({
+          id,
+          name: 'Atomic',
+          kind: 'person',
+          role: 'viewer',
+          createdAt: '2026-07-28T10:00:00Z',
+          revokedAt: null,
+        }),
+      );
+      // Inside the transaction the board store reads its own uncommitted write.
+      expect(await board.getMember(id)).toMatchObject({ id });
+      return id;
+    };
+    const exists = async (id: string): Promise<boolean> =>
+      (await pool.query('SELECT 1 FROM members WHERE id = $1', [id])).rowCount === 1;
+    expect(typeof store.completeAtomically).toBe('function');
+    const complete: NonNullable<typeof store.completeAtomically> = (member, key, lease, work) =>
+      store.completeAtomically?.(member, key, lease, work) ??
+      Promise.reject(new Error('no completeAtomically'));
+
+    const failing = await store.claim('m_1', 'atomic-a', 'members_add', 'h', 60_000, 10_000);
+    let failedId = '';
+    await expect(
+      complete('m_1', 'atomic-a', (failing as { lease: string }).lease, async () => {
+        failedId = await addMember();
+        throw new Error('handler failed after its write');
+      }),
+    ).rejects.toThrow('handler failed after its write');
+    expect(await exists(failedId)).toBe(false);
+
+    const ok = await store.claim('m_1', 'atomic-b', 'members_add', 'h', 60_000, 10_000);
+    let okId = '';
+    const success = await complete('m_1', 'atomic-b', (ok as { lease: string }).lease, async () => {
+      okId = await addMember();
+      return { text: `Added ${okId}` };
+    });
+    expect(success).toEqual({ text: `Added ${okId}` });
+    expect(await exists(okId)).toBe(true);
+    expect(await store.claim('m_1', 'atomic-b', 'members_add', 'h', 60_000, 10_000)).toMatchObject({
+      state: 'done',
+      result: { text: `Added ${okId}` },
+    });
+
+    // A claim taken over by a retry meanwhile: the late run's write is rolled back with it.
+    const stale = await store.claim('m_1', 'atomic-c', 'members_add', 'h', 60_000, 10_000);
+    await pool.query("UPDATE idempotency SET lease_id = 'someone-else' WHERE key = 'atomic-c'");
+    let lateId = '';
+    await expect(
+      complete('m_1', 'atomic-c', (stale as { lease: string }).lease, async () => {
+        lateId = await addMember();
+        return { text: 'late' };
+      }),
+    ).rejects.toMatchObject({ failure: { code: 'IDEMPOTENCY_LEASE_LOST', changed: false } });
+    expect(await exists(lateId)).toBe(false);
+  });
+
   it('claims a key once, reports pending, replays done, refuses other arguments, and expires', async () => {
     let now = 1_000;
     const store = createPgIdempotencyStore(pool, { now: () => now });

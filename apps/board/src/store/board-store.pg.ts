@@ -1,11 +1,13 @@
 /**
  * The PostgreSQL {@link BoardStore} on `pg`, for several board instances sharing one database. All SQL of the
  * board's domain for PostgreSQL lives in this file. A transaction runs on one pooled client; the task counter's
- * row lock serialises ref allocation between instances.
+ * row lock serialises ref allocation between instances. Inside a keyed call's ambient transaction (see
+ * `pg-ambient-transaction.ts`) transactions become savepoints of it and reads see its uncommitted writes.
  *
  * @packageDocumentation
  */
 import type { Pool, PoolClient } from 'pg';
+import type { PgAmbientTransaction } from '../kit/pg-ambient-transaction.ts';
 import type { Member } from '../domain/member.ts';
 import type { Task } from '../domain/task.ts';
 import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './board-store.ts';
@@ -153,9 +155,13 @@ function txOn(client: PoolClient): BoardTx {
  * Creates the PostgreSQL board store on `pool` (migrated with `migratePg`). `close()` ends the pool unless
  * `ownsPool` is false (default true).
  */
-export function createPgBoardStore(pool: Pool, options: { ownsPool?: boolean } = {}): BoardStore {
+export function createPgBoardStore(
+  pool: Pool,
+  options: { ownsPool?: boolean; ambient?: PgAmbientTransaction } = {},
+): BoardStore {
+  const db = (): Queryable => options.ambient?.current() ?? pool;
   return {
-    getTask: (ref) => getTask(pool, ref),
+    getTask: (ref) => getTask(db(), ref),
     async searchTasks(query: TaskQuery) {
       const where: string[] = [];
       const params: unknown[] = [];
@@ -179,51 +185,53 @@ export function createPgBoardStore(pool: Pool, options: { ownsPool?: boolean } =
         where.push(`labels ? $${params.length}`);
       }
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      const count = await pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params);
-      const page = await pool.query<TaskRow>(
+      const count = await db().query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params);
+      const page = await db().query<TaskRow>(
         `SELECT * FROM tasks ${clause} ORDER BY seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, query.limit, query.offset],
       );
       return { tasks: page.rows.map(toTask), total: Number(count.rows[0]?.n ?? 0) };
     },
     async countTasks() {
-      const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM tasks');
+      const { rows } = await db().query<{ n: string }>('SELECT COUNT(*) AS n FROM tasks');
       return Number(rows[0]?.n ?? 0);
     },
     async listComments(ref) {
-      const { rows } = await pool.query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [
+      const { rows } = await db().query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [
         ref,
       ]);
       return rows.map(toComment);
     },
     async listHistory(ref) {
-      const { rows } = await pool.query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [
+      const { rows } = await db().query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [
         ref,
       ]);
       return rows.map(toHistory);
     },
-    getMember: (id) => getMember(pool, id),
+    getMember: (id) => getMember(db(), id),
     async listMembers() {
-      const { rows } = await pool.query<MemberRow>('SELECT * FROM members ORDER BY created_at, id');
+      const { rows } = await db().query<MemberRow>('SELECT * FROM members ORDER BY created_at, id');
       return rows.map(toMember);
     },
     async findTokenByHash(hash) {
-      const { rows } = await pool.query<TokenRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
+      const { rows } = await db().query<TokenRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
       return rows[0] ? toToken(rows[0]) : undefined;
     },
     async findTokenHolder(tokenId) {
-      const { rows } = await pool.query<TokenHolderRow>(
+      const { rows } = await db().query<TokenHolderRow>(
         `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.id = $1`,
         [tokenId],
       );
       return rows[0] ? toTokenHolder(rows[0]) : undefined;
     },
     async listTokens() {
-      const { rows } = await pool.query<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id');
+      const { rows } = await db().query<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id');
       return rows.map(toToken);
     },
     async transaction<T>(work: (tx: BoardTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
       signal?.throwIfAborted();
+      const outer = options.ambient?.current();
+      if (outer !== undefined) return savepoint(outer, work, signal);
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
@@ -242,4 +250,22 @@ export function createPgBoardStore(pool: Pool, options: { ownsPool?: boolean } =
       if (options.ownsPool !== false) await pool.end();
     },
   };
+}
+
+/** Runs `work` inside a savepoint of the ambient transaction on `client` (rolled back to on failure). */
+async function savepoint<T>(
+  client: PoolClient,
+  work: (tx: BoardTx) => Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  await client.query('SAVEPOINT board_tx');
+  try {
+    const result = await work(txOn(client));
+    signal?.throwIfAborted();
+    await client.query('RELEASE SAVEPOINT board_tx');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK TO SAVEPOINT board_tx').catch(() => undefined);
+    throw error;
+  }
 }
