@@ -5,12 +5,15 @@
  *
  * @packageDocumentation
  */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HostRoutes, TokenVerifier } from '@recourse/server';
 import type { BoardServer } from '../board-server.ts';
 import { TOKEN_PREFIX } from '../services/token-service.ts';
 import { createAuthorizationServer, OAUTH_ROUTES, type AuthorizationServer } from './authorization-server.ts';
 import { BOARD_SCOPE_NAMES } from './oauth-scopes.ts';
+import { createSigner } from '../pages/index.ts';
+import { createBoardPages } from '../web/board-pages.ts';
 
 /** Options of {@link boardOAuth}. */
 export interface BoardOAuthOptions {
@@ -19,6 +22,8 @@ export interface BoardOAuthOptions {
   readonly accessTokenTtlSeconds?: number;
   /** Refresh token lifetime in seconds (default 30 days). */
   readonly refreshTokenTtlSeconds?: number;
+  /** Log lines by correlation id, for the failure console's lookup (default: none kept). */
+  readonly logLines?: (correlationId: string) => readonly Record<string, unknown>[];
 }
 
 /** What the HTTP host needs to serve OAuth beside the MCP endpoint. */
@@ -68,8 +73,18 @@ export function boardOAuth(board: BoardServer, options: BoardOAuthOptions): Boar
           : { refreshTokenTtlSeconds: options.refreshTokenTtlSeconds }),
       });
       const running = server;
+      const pages = createBoardPages({
+        board,
+        signer: createSigner(
+          await board.oauthStore.secret('page-key', () => randomBytes(32).toString('base64url')),
+        ),
+        origin: running.issuer,
+        log: options.logger.child({ component: 'pages' }),
+        ...(options.logLines === undefined ? {} : { logLines: options.logLines }),
+      });
       return {
-        handle: (req, res, path) => running.handle(req, res, path),
+        handle: async (req, res, path) =>
+          (await pages.handle(req, res, path)) || running.handle(req, res, path),
         authorizationServers: [running.issuer],
         scopesSupported: BOARD_SCOPE_NAMES,
         // Metadata, registration, token and revocation are public CORS endpoints; the pages are not.

@@ -18,6 +18,7 @@ import {
   CSRF_FIELD,
   formActionSource,
   html,
+  signInFields,
   readCookies,
   readForm,
   redirect,
@@ -115,14 +116,7 @@ export function createConsentPages(deps: ConsentPageDeps) {
           <strong>${clientName}</strong> wants to use the board on your behalf. Sign in first; you decide what
           it may do next.
         </p>
-        <form method="post" action="${INTERACTION}${uid}/login">
-          <input type="hidden" name="${CSRF_FIELD}" value="${token}" />
-          <label for="login">Member id or name</label>
-          <input id="login" name="login" autocomplete="username" required />
-          <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="current-password" required />
-          <button type="submit">Sign in</button>
-        </form>
+        <form method="post" action="${INTERACTION}${uid}/login">${signInFields(token)}</form>
         <p class="note">
           No password yet? The board owner can set one (<code
             >recourse-board members password --member &lt;id&gt;</code

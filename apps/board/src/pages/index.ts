@@ -12,3 +12,4 @@ export { createCsrf, CSRF_COOKIE, CSRF_FIELD, type Csrf, type CsrfVerdict } from
 export { createWebSessions, SESSION_COOKIE, type WebSessions } from './web-session.ts';
 export { readForm, MAX_FORM_BYTES, type FormBody } from './form-body.ts';
 export { sendPage, sendProblem, redirect } from './page-response.ts';
+export { signInFields } from './sign-in-fields.ts';
