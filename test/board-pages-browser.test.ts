@@ -11,9 +11,13 @@ import type { Page } from 'playwright-core';
 import { startTestBoard, textOf, type TestBoard } from '../apps/board/src/testing/board-host.ts';
 import { memberPrincipal, type Member } from '../apps/board/src/domain/member.ts';
 import { localWriteContext } from '../apps/board/src/services/write-context.ts';
+import { failureMetaOf } from '../apps/board/src/testing/board-host.ts';
 import { launchChromium, type HeadlessBrowser } from './headless-chromium.ts';
 
 const PASSWORD = 'correct horse battery staple';
+const SCRIPTED = 'Scripted assistant';
+// Calls refused for permission are not counted (the check comes first): six counted calls, then the refusal.
+const SCRIPTED_LIMIT = 6;
 const SHOTS = join(process.cwd(), '.tmp', 'screenshots');
 
 let browser: HeadlessBrowser;
@@ -24,7 +28,11 @@ let casey: Member;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchChromium();
-  tb = await startTestBoard({ oauth: {} });
+  tb = await startTestBoard({
+    oauth: {},
+    // The scripted assistant of the console test has a small limit, so that its session meets rate_limit.
+    rateLimit: { perCaller: (p) => (p.name === SCRIPTED ? SCRIPTED_LIMIT : undefined) },
+  });
   origin = new URL(tb.url).origin;
   casey = await tb.board.services.members.add({ name: 'Casey', kind: 'person', role: 'contributor' });
   for (const id of [tb.members.owner.id, tb.members.viewer.id, casey.id])
@@ -190,4 +198,115 @@ describe('the board pages in a real browser', () => {
       await page.close();
     }
   }, 120_000);
+});
+
+describe('the failure console in a real browser', () => {
+  it('shows a scripted assistant session with exactly its calls, categories and counts, and finds each by correlation id', async () => {
+    const bot = await tb.board.services.members.add({
+      name: SCRIPTED,
+      kind: 'assistant',
+      role: 'contributor',
+    });
+    const { token } = await tb.board.services.tokens.create(bot.id);
+    const target = await tb.board.services.tasks.create(
+      localWriteContext(memberPrincipal(tb.members.owner)),
+      {
+        title: 'Prepare the release checklist',
+      },
+    );
+    const ref = target.ref;
+    const client = await tb.connectWithToken(token);
+    const script: [string, Record<string, unknown>, string][] = [
+      ['tasks_get', { ref: 'T-999' }, 'not_found'],
+      ['tasks_search', { query: 'checklist' }, 'ok'],
+      ['tasks_get', { ref }, 'ok'],
+      ['tasks_create', { title: '' }, 'validation'],
+      ['tasks_create', { title: 'Scripted task' }, 'ok'],
+      ['tasks_delete', { ref }, 'permission'],
+      ['tasks_comment', { ref, body: 'I cannot delete this; an owner should.' }, 'ok'],
+      ['whoami', {}, 'rate_limit'],
+    ];
+    const failures: { tool: string; category: string; correlationId: string }[] = [];
+    for (const [name, args, expected] of script) {
+      const result = await client.callTool({ name, arguments: args });
+      const meta = failureMetaOf(result);
+      expect({ name, outcome: result.isError === true ? meta?.['category'] : 'ok' }).toEqual({
+        name,
+        outcome: expected,
+      });
+      if (meta !== undefined)
+        failures.push({
+          tool: name,
+          category: String(meta['category']),
+          correlationId: String(meta['correlationId']),
+        });
+    }
+    await client.close();
+
+    const page = await browser.context.newPage();
+    try {
+      await signIn(page, tb.members.owner.id, '/board/console');
+      await page.selectOption('#k-member', bot.id);
+      await Promise.all([page.waitForURL(/member=/), page.click('form[role=search] button')]);
+      const rows = page.locator('#calls tbody tr');
+      expect(
+        await rows.evaluateAll((trs) =>
+          trs.map((tr) => [tr.getAttribute('data-tool'), tr.getAttribute('data-outcome')]),
+        ),
+      ).toEqual(script.map(([name, , outcome]) => [name, outcome]));
+      const counts = Object.fromEntries(
+        await page
+          .locator('#outcome-counts li')
+          .evaluateAll((lis) =>
+            lis.map((li) => [
+              li.getAttribute('data-outcome'),
+              Number(li.querySelector('.count')?.textContent),
+            ]),
+          ),
+      );
+      expect(counts).toEqual({ ok: 4, not_found: 1, validation: 1, permission: 1, rate_limit: 1 });
+      const memberChart = page.locator('#chart-member-0');
+      expect(
+        await memberChart
+          .locator('polyline')
+          .evaluateAll((ls) => ls.map((l) => l.getAttribute('data-category'))),
+      ).toEqual(['validation', 'not_found', 'permission', 'rate_limit']);
+      await page.screenshot({ path: join(SHOTS, 'console.png'), fullPage: true });
+
+      await page.selectOption('#k-outcome', 'not_found');
+      await Promise.all([page.waitForURL(/outcome=not_found/), page.click('form[role=search] button')]);
+      expect(await rows.count()).toBe(1);
+
+      await page.goto(`${origin}/board/console/session?member=${bot.id}`);
+      const firstRow = (await page.locator('#session tbody tr').first().textContent()) ?? '';
+      expect(firstRow).toContain('not_found');
+      expect(firstRow).toContain('recovered by tasks_search');
+      await page.screenshot({ path: join(SHOTS, 'session.png'), fullPage: true });
+
+      for (const failure of failures) {
+        await page.goto(`${origin}/board/console`);
+        await page.fill('#k-correlation', failure.correlationId);
+        await Promise.all([page.waitForURL(/\/console\/calls/), page.click('#k-correlation ~ button')]);
+        const row = (await page.locator('#call tbody tr').textContent()) ?? '';
+        expect(row).toContain(failure.tool);
+        expect(row).toContain(failure.category);
+        expect(row).toContain(failure.correlationId);
+        if (failure.category === 'not_found')
+          expect(await page.textContent('#log-lines')).toMatch(
+            /tool call refused.*TASK_NOT_FOUND|TASK_NOT_FOUND.*tool call refused/,
+          );
+        expect(await page.textContent('main')).not.toMatch(/stack|at .*\.ts:\d+/);
+      }
+
+      await signIn(page, casey.id, '/board');
+      expect((await page.goto(`${origin}/board/console`))?.status()).toBe(403);
+      await tb.board.accounts.setPassword(tb.members.maintainer.id, PASSWORD);
+      await signIn(page, tb.members.maintainer.id, '/board/console');
+      expect(await page.locator('#calls tbody tr').count()).toBeGreaterThanOrEqual(script.length);
+      const lookup = await page.goto(`${origin}/board/console/calls/${failures[0]?.correlationId ?? ''}`);
+      expect(lookup?.status()).toBe(403);
+    } finally {
+      await page.close();
+    }
+  }, 180_000);
 });

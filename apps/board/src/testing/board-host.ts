@@ -31,6 +31,8 @@ export interface TestBoard {
   /** The OAuth wiring, when the board was started with `oauth`. */
   readonly oauth: BoardOAuthWiring | undefined;
   connect(era: Era, role: Role): Promise<Client>;
+  /** A 2026-07-28 client sending `Authorization: Bearer <token>`. */
+  connectWithToken(token: string): Promise<Client>;
   /** Closes the host and the board; removes the data directory unless `keepData`. */
   close(keepData?: boolean): Promise<void>;
 }
@@ -78,6 +80,7 @@ export async function startTestBoard(
       ? undefined
       : boardOAuth(board, {
           logger,
+          logLines: (id) => logLines.filter((line) => line['correlationId'] === id),
           ...(options.oauth.accessTokenTtlSeconds === undefined
             ? {}
             : { accessTokenTtlSeconds: options.oauth.accessTokenTtlSeconds }),
@@ -99,23 +102,26 @@ export async function startTestBoard(
     tokens,
     logLines,
     oauth,
-    async connect(era, role) {
-      const transport = new StreamableHTTPClientTransport(new URL(host.url), {
-        requestInit: { headers: { authorization: `Bearer ${tokens[role]}` } },
-      });
-      const client = new Client(
-        { name: 'board-e2e', version: '0.0.1' },
-        era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-      );
-      await client.connect(transport);
-      return client;
-    },
+    connect: (era, role) => connectWith(era, tokens[role]),
+    connectWithToken: (token) => connectWith('modern', token),
     async close(keepData = false) {
       await host.close();
       await board.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+
+  async function connectWith(era: Era, token: string): Promise<Client> {
+    const transport = new StreamableHTTPClientTransport(new URL(host.url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    const client = new Client(
+      { name: 'board-e2e', version: '0.0.1' },
+      era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    );
+    await client.connect(transport);
+    return client;
+  }
 }
 
 /** The text of a tool result. */

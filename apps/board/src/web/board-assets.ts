@@ -30,7 +30,7 @@ th{background:#eee}.outcome-ok{color:#1b6e20}.outcome-fail{color:#b00020;font-we
 fieldset{border:1px solid #bbb;margin:1rem 0;padding:.5rem 1rem}code{background:#f2f2f2;padding:0 .2rem}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem}
 :focus-visible{outline:3px solid #1a73e8;outline-offset:2px}.sr-only{position:absolute;left:-999px}
-svg text{font:12px system-ui,sans-serif}`;
+svg text{font:12px system-ui,sans-serif}.charts{display:flex;flex-wrap:wrap;gap:1rem}`;
 
 const JS = `(function () {
   var columns = document.getElementById('columns');

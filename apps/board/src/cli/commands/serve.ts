@@ -15,6 +15,7 @@ import { operatorOptions, readOperatorSettings } from '../operator-settings.ts';
 import { boardOptionsOf, httpOptionsOf } from '../operator-options.ts';
 import { CONFORMANCE_WARNING, startConformanceHost } from '../../conformance/conformance-host.ts';
 import { boardOAuth } from '../../oauth/board-oauth.ts';
+import { createLogRing } from '../../web/log-ring.ts';
 
 /** Runs `serve` until a stop is requested; returns the exit code. */
 export async function serveCommand(args: readonly string[], io: CliIo): Promise<number | 'help'> {
@@ -42,7 +43,15 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       ? integerFlag('serve', '--access-token-ttl', accessTokenTtl, 10, 86_400)
       : undefined;
 
-  const logger = pino({ name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' }, pino.destination(2));
+  // The failure console's correlation-id lookup reads the last call lines from a ring beside stderr.
+  const ring = createLogRing();
+  const logger = pino(
+    { name: 'recourse-board', level: io.env['LOG_LEVEL'] ?? 'info' },
+    pino.multistream([
+      { level: 'trace', stream: pino.destination(2) },
+      { level: 'trace', stream: ring.stream },
+    ]),
+  );
   const { board, where } = await openBoard(io, parsed.values['data-dir'], logger, {
     ...boardOptionsOf(settings),
     ...(metrics === undefined
@@ -58,6 +67,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     if (conformance) io.err(CONFORMANCE_WARNING);
     const oauth = boardOAuth(board, {
       logger,
+      logLines: (id) => ring.lines(id),
       ...(accessTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds }),
     });
     const http = conformance
