@@ -97,6 +97,20 @@ describe('the board pages in a real browser', () => {
       await page.waitForSelector('[data-status=review] >> text=Triage the flaky test', { timeout: 15_000 });
       expect(await page.textContent('#live-status')).toMatch(/updated/);
       await page.screenshot({ path: join(SHOTS, 'board.png'), fullPage: true });
+
+      await page.fill('#f-label', 'docs');
+      await Promise.all([page.waitForURL(/label=docs/), page.click('form[role=search] button')]);
+      expect(await page.locator('#columns .card').allTextContents()).toEqual([
+        expect.stringContaining('Write the release notes'),
+      ]);
+      await page.fill('#f-label', '');
+      await page.fill('#f-text', 'flaky');
+      await Promise.all([page.waitForURL(/q=flaky/), page.click('form[role=search] button')]);
+      expect(await page.locator('#columns .card').allTextContents()).toEqual([
+        expect.stringContaining('Triage the flaky test'),
+      ]);
+      await page.goto(`${origin}/board?assignee=none&label=no-such-label`);
+      expect(await page.locator('#columns .card').count()).toBe(0);
     } finally {
       await page.close();
     }
