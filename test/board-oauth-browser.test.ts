@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startTestBoard, textOf, type TestBoard } from '../apps/board/src/testing/board-host.ts';
+import { consentInBrowser } from './browser-consent.ts';
 import { launchChromium, type HeadlessBrowser } from './headless-chromium.ts';
 import { MemoryOAuthProvider } from './oauth-v1-provider.ts';
 
@@ -50,41 +50,6 @@ async function callbackServer(): Promise<{ url: string; hits: URL[]; server: Ser
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, hits, server };
 }
 
-interface PageChoice {
-  readonly login: string;
-  readonly assistant?: { name: string; role: string };
-  readonly deny?: boolean;
-}
-
-/** Signs in and decides on the consent page in Chromium; returns what the consent page showed. */
-async function consentInBrowser(page: Page, authorizationUrl: string, choice: PageChoice, landing: RegExp) {
-  await page.context().clearCookies(); // a person who is not signed in yet
-  const first = await page.goto(authorizationUrl);
-  expect(first?.headers()['content-security-policy']).toMatch(/default-src 'none'/);
-  await page.fill('#login', choice.login);
-  await page.fill('#password', PASSWORD);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('text=Approve access to the board').catch(async (error: unknown) => {
-    throw new Error(
-      `no consent page after sign-in; the browser shows ${page.url()}: ${await page.content()}`,
-      {
-        cause: error,
-      },
-    );
-  });
-  const shown = (await page.textContent('main')) ?? '';
-  if (choice.assistant !== undefined) {
-    await page.check('input[value=assistant]');
-    await page.fill('#assistant-name', choice.assistant.name);
-    await page.selectOption('#assistant-role', choice.assistant.role);
-  }
-  await Promise.all([
-    page.waitForURL(landing, { timeout: 60_000 }),
-    page.click(choice.deny === true ? 'button[value=deny]' : 'button[value=approve]'),
-  ]);
-  return shown;
-}
-
 describe('the v1 SDK client with an OAuthClientProvider, signed in through headless Chromium', () => {
   it('approves as the member, calls whoami, refreshes after expiry, and is refused after revocation', async () => {
     const callback = await callbackServer();
@@ -98,7 +63,7 @@ describe('the v1 SDK client with an OAuthClientProvider, signed in through headl
       const shown = await consentInBrowser(
         page,
         provider.authorizationUrls[0]?.href ?? '',
-        { login: tb.members.owner.id },
+        { login: tb.members.owner.id, password: PASSWORD },
         /\/callback\?/,
       );
       expect(shown).toContain('Desktop host (v1 SDK)');
@@ -142,7 +107,11 @@ describe('the v1 SDK client with an OAuthClientProvider, signed in through headl
       await consentInBrowser(
         page,
         provider.authorizationUrls[0]?.href ?? '',
-        { login: tb.members.maintainer.id, assistant: { name: 'Browser bot', role: 'viewer' } },
+        {
+          login: tb.members.maintainer.id,
+          password: PASSWORD,
+          assistant: { name: 'Browser bot', role: 'viewer' },
+        },
         /\/callback\?/,
       );
       await first.finishAuth(callback.hits[0]?.searchParams.get('code') ?? '');
@@ -215,7 +184,7 @@ describe('mcp-remote over stdio, signed in through headless Chromium', () => {
       const shown = await consentInBrowser(
         page,
         authUrls()[0] ?? '',
-        { login: tb.members.owner.id },
+        { login: tb.members.owner.id, password: PASSWORD },
         /oauth\/callback/,
       );
       expect(shown).toContain(`http://127.0.0.1:${port}/oauth/callback`);

@@ -12,6 +12,8 @@
 import {
   createRecourseClient,
   isRecourseCallError,
+  memoryOAuthStateStore,
+  signIn,
   type ProtocolMode,
   type RecourseClient,
   type RecourseClientOptions,
@@ -125,7 +127,49 @@ const GENERIC = [
   'json-schema-ref-no-deref',
 ];
 
-const run = scenarios[scenario] ?? (GENERIC.includes(scenario) ? scenarios['generic'] : undefined);
+/**
+ * The OAuth scenarios (`auth/*`): `signIn` discovers, registers and builds the authorization URL; the mock
+ * authorization server approves at once, so the "browser" only follows its redirect to the client's loopback
+ * callback. Then the client lists the tools and calls `test-tool` with the tokens (refreshing on a 401).
+ */
+async function oauthScenario(): Promise<void> {
+  const store = memoryOAuthStateStore();
+  const auth = await signIn({
+    serverUrl,
+    store,
+    clientName: 'recourse conformance client',
+    timeoutMs: 15_000,
+    onAuthorizationUrl: async (url) => {
+      const answer = await fetch(url, { redirect: 'manual' });
+      const location = answer.headers.get('location');
+      if (location === null)
+        throw new Error(`the authorization endpoint answered HTTP ${answer.status} without a redirect`);
+      await fetch(new URL(location, url));
+    },
+  });
+  const client = createRecourseClient({
+    target: { url: serverUrl, auth },
+    name: 'conformance-mock',
+    protocol: modern ? 'modern' : 'legacy',
+    timeoutMs: 20_000,
+    retry: { maxAttempts: 1 },
+    breaker: false,
+  });
+  try {
+    await client.listTools();
+    await call(client, 'test-tool');
+  } finally {
+    await client.close();
+  }
+}
+
+const run =
+  scenarios[scenario] ??
+  (GENERIC.includes(scenario)
+    ? scenarios['generic']
+    : scenario.startsWith('auth/')
+      ? oauthScenario
+      : undefined);
 if (run === undefined) {
   console.error(
     `Unknown scenario "${scenario}"; known: ${[...Object.keys(scenarios), ...GENERIC].join(', ')}.`,

@@ -13,7 +13,8 @@ export type AttemptOutcome =
   | 'timeout'
   | 'cancelled'
   | 'transport'
-  | 'input_failed';
+  | 'input_failed'
+  | 'sign_in_required';
 
 /** One attempt of a call: what was tried, how it ended, how long it took and how long was waited before it. */
 export interface AttemptRecord {

@@ -43,7 +43,12 @@ export interface AttemptPlan {
 function outcomeOf(error: RecourseCallError): AttemptOutcome {
   if (error instanceof LocalCallError) {
     const { reason } = error;
-    return reason === 'cancelled' || reason === 'timeout' || reason === 'input_failed' ? reason : 'transport';
+    return reason === 'cancelled' ||
+      reason === 'timeout' ||
+      reason === 'input_failed' ||
+      reason === 'sign_in_required'
+      ? reason
+      : 'transport';
   }
   return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
 }

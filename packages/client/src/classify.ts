@@ -138,6 +138,25 @@ function notConnectedYet(
   });
 }
 
+/**
+ * The server answered 401 and the OAuth provider could not get a usable access token: the stored one was refused,
+ * refreshing it was refused (a revoked grant, an expired refresh token) or there was none, so a person must sign
+ * in again. The server refused the request before running anything.
+ */
+function signInRequired(
+  ctx: AttemptContext,
+  base: { server: string; tool: string; cause: unknown },
+  said: string,
+): LocalCallFailure {
+  return new LocalCallError({
+    ...base,
+    reason: 'sign_in_required',
+    mayHaveReachedServer: false,
+    httpStatus: 401,
+    message: `${ctx.server} refused the credentials for the call of ${ctx.tool} (HTTP 401) and they could not be refreshed (${said.replace(/[.!?]+$/, '')}): the grant was revoked, has expired, or this client never signed in. The call was not run, so nothing was changed. Sign in again (recourse call --sign-in, or signIn() in code) and repeat the call; retrying without signing in will not help.`,
+  });
+}
+
 /** JSON-RPC codes a server answers before it dispatches the call to the tool. */
 const REFUSED_BEFORE_DISPATCH = new Set([-32700, -32600, -32601, -32602, -32002, -32020, -32021, -32022]);
 
@@ -202,6 +221,9 @@ export function classifyThrown(error: unknown, ctx: AttemptContext): RecourseCal
       mayHaveReachedServer: true,
       message: `The call of ${ctx.tool} failed in this client: ${message.replace(/[.!?]+$/, '')}. The server got no answer, so the tool did not finish; what it did before asking may have taken effect. Retrying will not help until the handler answers; to refuse an elicitation, return { action: 'decline' } instead of throwing.`,
     });
+  }
+  if (errorField(error, 'name') === 'UnauthorizedError' || code === 'CLIENT_HTTP_AUTHENTICATION') {
+    return signInRequired(ctx, base, message);
   }
   if (typeof code === 'number' && Number.isInteger(code)) {
     if ((code === -32601 || code === -32602) && saysUnknownTool(message, ctx.tool)) {

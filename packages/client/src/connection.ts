@@ -5,11 +5,17 @@
  * @packageDocumentation
  */
 import { Client, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
-import type { ClientCapabilities, ClientOptions, Transport } from '@modelcontextprotocol/client';
+import type {
+  AuthProvider,
+  ClientCapabilities,
+  ClientOptions,
+  OAuthClientProvider,
+  Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AttemptBoundHttpTransport } from './attempt-bound-transport.ts';
 import { observingFetch } from './http-exchange.ts';
-import { checkInputOptions, installInputHandlers } from './input-handlers.ts';
+import { checkInputOptions, installInputHandlers, InvalidClientOptionsError } from './input-handlers.ts';
 import type { InputHandlers } from './input-handlers.ts';
 
 /** The 2026-07-28 protocol revision, the first of the stateless era. */
@@ -21,6 +27,12 @@ export type ServerTarget =
       readonly url: string | URL;
       readonly token?: string;
       readonly headers?: Readonly<Record<string, string>>;
+      /**
+       * OAuth instead of a fixed token: an OAuthClientProvider (e.g. from `signIn` or
+       * `createOAuthClientProvider`) or any SDK AuthProvider. The SDK sends its access token, refreshes it on a
+       * 401 and asks it to sign in again when the refresh is refused.
+       */
+      readonly auth?: OAuthClientProvider | AuthProvider;
     }
   | {
       readonly stdio: {
@@ -85,6 +97,10 @@ export class Connection {
     this.#capabilities = options.capabilities ?? {};
     this.#inputHandlers = options.inputHandlers ?? {};
     checkInputOptions(this.#capabilities, this.#inputHandlers);
+    if ('url' in target && target.token !== undefined && target.auth !== undefined)
+      throw new InvalidClientOptionsError(
+        'The target gives both a token and auth; the client would not know which credential to send. Pass token for a fixed bearer token, or auth for OAuth. No client was created.',
+      );
     this.#target = target;
     this.#pin = { mode: options.protocol ?? 'auto' };
     this.#clientInfo = {
@@ -228,6 +244,9 @@ export class Connection {
     }
     const headers: Record<string, string> = { ...(target.headers ?? {}) };
     if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
-    return new AttemptBoundHttpTransport(new URL(target.url), { fetch: observingFetch(fetch, headers) });
+    return new AttemptBoundHttpTransport(new URL(target.url), {
+      fetch: observingFetch(fetch, headers),
+      ...(target.auth === undefined ? {} : { authProvider: target.auth }),
+    });
   }
 }

@@ -12,7 +12,14 @@ export type CallFailureKind = 'tool' | 'protocol' | 'local';
 
 /** The local failures: none of them was sent by the server. */
 export type LocalFailureReason =
-  'timeout' | 'cancelled' | 'transport' | 'circuit_open' | 'bulkhead_full' | 'ambiguous' | 'input_failed';
+  | 'timeout'
+  | 'cancelled'
+  | 'transport'
+  | 'circuit_open'
+  | 'bulkhead_full'
+  | 'ambiguous'
+  | 'input_failed'
+  | 'sign_in_required';
 
 /** Stable codes of {@link RecourseCallError}, one per kind of failure. */
 export const CALL_ERROR_CODES = {
@@ -25,6 +32,7 @@ export const CALL_ERROR_CODES = {
   bulkhead_full: 'CALL_BULKHEAD_FULL',
   ambiguous: 'CALL_AMBIGUOUS',
   input_failed: 'CALL_INPUT_FAILED',
+  sign_in_required: 'CALL_SIGN_IN_REQUIRED',
 } as const;
 
 /** One of the values of {@link CALL_ERROR_CODES}. */

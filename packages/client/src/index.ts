@@ -35,6 +35,19 @@ export type { PolicyEventMap, PolicyEventName, PolicyListener } from './policy-e
 export { IDEMPOTENCY_META_KEY } from '@recourse/core';
 export type { ToolTraits } from './tool-catalog.ts';
 export { parseRetryAfter } from './http-exchange.ts';
+export {
+  createOAuthClientProvider,
+  fileOAuthStateStore,
+  memoryOAuthStateStore,
+  signIn,
+  SignInError,
+} from './oauth/index.ts';
+export type {
+  OAuthClientProviderOptions,
+  OAuthState,
+  OAuthStateStore,
+  SignInOptions,
+} from './oauth/index.ts';
 export { TASK_POLL_ERROR_CODE, TaskPollError, pollTask } from './task-poller.ts';
 export type { TaskPollFailure, TaskPollOptions, TaskSnapshot, TaskStatus } from './task-poller.ts';
 export type { TaskCallOptions, TaskPolicy, TaskReference } from './tasks/task-calls.ts';

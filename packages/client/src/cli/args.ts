@@ -3,6 +3,9 @@
  *
  * @packageDocumentation
  */
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { ProtocolMode, ServerTarget } from '../connection.ts';
 
 /** A parsed `recourse call` command. */
@@ -14,6 +17,11 @@ export interface CallCommand {
   readonly json: boolean;
   readonly protocol: ProtocolMode;
   readonly retries: number;
+  /**
+   * OAuth (HTTP only): the owner-only file the tokens are kept in, and whether to sign in interactively when no
+   * usable tokens are stored (`--sign-in`) or only use the stored ones (`--auth-file` alone).
+   */
+  readonly oauth?: { readonly file: string; readonly signIn: boolean };
 }
 
 /** What the parser made of the command line. */
@@ -55,6 +63,8 @@ export function parseArgs(
   let json = false;
   let protocol: ProtocolMode = 'auto';
   let retries = 2;
+  let signInFlag = false;
+  let authFile: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? '';
     const value = (): string | undefined => rest[++i];
@@ -69,6 +79,14 @@ export function parseArgs(
         stdio = value();
         if (stdio === undefined || stdio.trim() === '')
           return usage('--stdio needs a command, e.g. --stdio "node server.js".');
+        break;
+      case '--sign-in':
+        signInFlag = true;
+        break;
+      case '--auth-file':
+        authFile = value();
+        if (authFile === undefined || authFile.trim() === '')
+          return usage('--auth-file needs a path, e.g. --auth-file ~/.config/recourse/board.json.');
         break;
       case '--token':
         token = value();
@@ -108,12 +126,23 @@ export function parseArgs(
         : 'Expected a tool name and optional JSON arguments.',
     );
   }
+  const oauth = signInFlag || authFile !== undefined;
+  if (oauth && stdio !== undefined)
+    return usage(
+      '--sign-in and --auth-file are for HTTP servers; a --stdio server reads its own credentials.',
+    );
+  if (oauth && token !== undefined && rest.includes('--token'))
+    return usage('Pass either --token or --sign-in, not both: the client sends one credential.');
   let target: ServerTarget;
+  let oauthFile: string | undefined;
   if (stdio === undefined) {
     const url = positional.shift() ?? '';
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
       return usage(`The server "${url}" is not an http(s) URL; pass a URL or --stdio "command".`);
-    target = token === undefined ? { url } : { url, token };
+    if (oauth) {
+      oauthFile = authFile ?? defaultAuthFile(url, env);
+      target = { url };
+    } else target = token === undefined ? { url } : { url, token };
   } else {
     const [cmd, ...cmdArgs] = splitCommand(stdio);
     const childEnv: Record<string, string> = {};
@@ -134,5 +163,29 @@ export function parseArgs(
       );
     }
   }
-  return { kind: 'call', command: { target, tool, args, timeoutMs, json, protocol, retries } };
+  return {
+    kind: 'call',
+    command: {
+      target,
+      tool,
+      args,
+      timeoutMs,
+      json,
+      protocol,
+      retries,
+      ...(oauthFile === undefined ? {} : { oauth: { file: oauthFile, signIn: signInFlag } }),
+    },
+  };
+}
+
+/**
+ * Where `--sign-in` keeps the tokens for `url` by default: `$XDG_CONFIG_HOME/recourse/oauth/` (else
+ * `~/.config/recourse/oauth/`), one file per server named after its host, port and a hash of the URL.
+ */
+export function defaultAuthFile(url: string, env: Readonly<Record<string, string | undefined>>): string {
+  const base = env['XDG_CONFIG_HOME'] ?? join(env['HOME'] ?? homedir(), '.config');
+  const { hostname, port, protocol } = new URL(url);
+  const hash = createHash('sha256').update(new URL(url).href).digest('hex').slice(0, 12);
+  const name = `${hostname.replace(/[^a-z0-9.-]/gi, '_')}_${port || (protocol === 'https:' ? '443' : '80')}_${hash}.json`;
+  return join(base, 'recourse', 'oauth', name);
 }

@@ -5,7 +5,7 @@
  */
 import type { RecourseCallError } from '../errors.ts';
 
-/** Exit code per outcome: 0 success, 2 usage, 3 tool failure, 4 protocol error, 5–9 local failures. */
+/** Exit code per outcome: 0 success, 2 usage, 3 tool failure, 4 protocol error, 5–9 local failures, 10 sign-in. */
 export const EXIT_CODES = {
   ok: 0,
   failed: 1,
@@ -17,6 +17,7 @@ export const EXIT_CODES = {
   transport: 7,
   ambiguous: 8,
   refused_locally: 9,
+  sign_in: 10,
 } as const;
 
 /** The exit code for a call failure. */
@@ -32,6 +33,8 @@ export function exitCodeOf(error: RecourseCallError): number {
       return EXIT_CODES.ambiguous;
     case 'transport':
       return EXIT_CODES.transport;
+    case 'sign_in_required':
+      return EXIT_CODES.sign_in;
     default:
       return EXIT_CODES.refused_locally;
   }
