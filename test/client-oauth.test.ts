@@ -46,8 +46,10 @@ async function person(url: URL | string, login: string, deny = false): Promise<s
   }
 }
 
-const storedRefreshToken = (file: string): string | undefined =>
-  (JSON.parse(readFileSync(file, 'utf8')) as { tokens?: { refresh_token?: string } }).tokens?.refresh_token;
+const storedTokens = (file: string): { access_token?: string; refresh_token?: string } =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { tokens?: { access_token?: string; refresh_token?: string } })
+    .tokens ?? {};
+const storedRefreshToken = (file: string): string | undefined => storedTokens(file).refresh_token;
 
 async function revokeGrantOf(clientName: string): Promise<void> {
   const grants = (await tb.board.grants.list(true)).filter((g) => g.clientName === clientName);
@@ -79,6 +81,7 @@ describe('@recourse/client signing in to the board', () => {
     expect(statSync(join(dir, 'library')).mode & 0o777).toBe(0o700);
     const firstRefresh = storedRefreshToken(file);
     expect(firstRefresh).toBeTruthy();
+    const secrets = [storedTokens(file).access_token, firstRefresh];
 
     const client = createRecourseClient({ target: { url: tb.url, auth: provider }, protocol: 'modern' });
     try {
@@ -92,6 +95,7 @@ describe('@recourse/client signing in to the board', () => {
       const again = await client.callTool('whoami', {});
       expect(again.result.structuredContent).toMatchObject({ memberId: tb.members.maintainer.id });
       expect(storedRefreshToken(file)).not.toBe(firstRefresh); // refreshed, and the refresh token rotated
+      secrets.push(storedTokens(file).access_token, storedRefreshToken(file));
       expect(shown).toHaveLength(1); // no new sign-in
 
       // A new process with the same file needs no browser either.
@@ -124,6 +128,16 @@ describe('@recourse/client signing in to the board', () => {
       expect(refused.error.message).toMatch(/Sign in again/);
       expect(refused.error.attempts).toHaveLength(1); // not retried: retrying cannot help
       expect(storedRefreshToken(file)).toBeUndefined(); // the refused tokens are dropped
+
+      // No access or refresh token reached the server log or the call log, though the calls are logged.
+      const log = JSON.stringify(tb.logLines);
+      const calls = JSON.stringify(await tb.board.callLog.recent({ limit: 1000 }));
+      expect(calls).toContain(tb.members.maintainer.id);
+      expect(secrets.filter((x) => typeof x === 'string' && x.length > 10)).toHaveLength(4);
+      for (const secret of secrets) {
+        expect(log).not.toContain(secret);
+        expect(calls).not.toContain(secret);
+      }
     } finally {
       await client.close();
     }

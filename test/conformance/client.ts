@@ -127,39 +127,68 @@ const GENERIC = [
   'json-schema-ref-no-deref',
 ];
 
+/** The Client ID Metadata Document URL the suite's `auth/basic-cimd` expects as the client id. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** Follows the mock authorization server's immediate approval to the client's loopback callback. */
+async function approve(url: URL): Promise<void> {
+  const answer = await fetch(url, { redirect: 'manual' });
+  const location = answer.headers.get('location');
+  if (location === null)
+    throw new Error(`the authorization endpoint answered HTTP ${answer.status} without a redirect`);
+  await fetch(new URL(location, url));
+}
+
 /**
- * The OAuth scenarios (`auth/*`): `signIn` discovers, registers and builds the authorization URL; the mock
- * authorization server approves at once, so the "browser" only follows its redirect to the client's loopback
- * callback. Then the client lists the tools and calls `test-tool` with the tokens (refreshing on a 401).
+ * The OAuth scenarios (`auth/*`): `signIn` draws the 401, discovers from it, registers (or uses the pre-registered
+ * client of `auth/pre-registration`, or the metadata document URL where the server supports it) and builds the
+ * authorization URL; the mock authorization server approves at once, so the "browser" only follows its redirect to
+ * the loopback callback. Then the client lists the tools and calls `test-tool` with the tokens. A call that needs a
+ * new authorization (a 403 asking for more scope, a changed authorization server) fails as CALL_SIGN_IN_REQUIRED;
+ * then it signs in again and repeats, at most twice.
  */
 async function oauthScenario(): Promise<void> {
-  const store = memoryOAuthStateStore();
-  const auth = await signIn({
-    serverUrl,
-    store,
-    clientName: 'recourse conformance client',
-    timeoutMs: 15_000,
-    onAuthorizationUrl: async (url) => {
-      const answer = await fetch(url, { redirect: 'manual' });
-      const location = answer.headers.get('location');
-      if (location === null)
-        throw new Error(`the authorization endpoint answered HTTP ${answer.status} without a redirect`);
-      await fetch(new URL(location, url));
-    },
-  });
-  const client = createRecourseClient({
-    target: { url: serverUrl, auth },
-    name: 'conformance-mock',
-    protocol: modern ? 'modern' : 'legacy',
-    timeoutMs: 20_000,
-    retry: { maxAttempts: 1 },
-    breaker: false,
-  });
-  try {
-    await client.listTools();
-    await call(client, 'test-tool');
-  } finally {
-    await client.close();
+  const pre = context as { client_id?: string; client_secret?: string; issuer?: string };
+  const store = memoryOAuthStateStore(
+    pre.client_id === undefined
+      ? undefined
+      : {
+          client: {
+            client_id: pre.client_id,
+            ...(pre.client_secret === undefined ? {} : { client_secret: pre.client_secret }),
+            ...(pre.issuer === undefined ? {} : { issuer: pre.issuer }),
+          },
+        },
+  );
+  for (let round = 0; ; round++) {
+    const auth = await signIn({
+      serverUrl,
+      store,
+      clientName: 'recourse conformance client',
+      clientMetadataUrl: CLIENT_METADATA_URL,
+      timeoutMs: 15_000,
+      onAuthorizationUrl: approve,
+    });
+    const client = createRecourseClient({
+      target: { url: serverUrl, auth },
+      name: 'conformance-mock',
+      protocol: modern ? 'modern' : 'legacy',
+      timeoutMs: 20_000,
+      retry: { maxAttempts: 1 },
+      breaker: false,
+    });
+    try {
+      await client.listTools();
+      await call(client, 'test-tool');
+      return;
+    } catch (error) {
+      const again =
+        (isRecourseCallError(error) && error.code === 'CALL_SIGN_IN_REQUIRED') ||
+        (error instanceof Error && error.name === 'UnauthorizedError');
+      if (!again || round >= 2) throw error;
+    } finally {
+      await client.close();
+    }
   }
 }
 

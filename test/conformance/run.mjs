@@ -38,6 +38,48 @@ const CLIENT_2026 = [
   'json-schema-2020-12-preservation',
 ];
 
+// The OAuth client scenarios (`auth/*`), run against client.ts's `signIn` with the suites' mock authorization
+// servers. The `[extension]` ones are run too and baselined (see the baselines).
+const AUTH_COMMON = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+];
+const AUTH_2025 = [...AUTH_COMMON, 'auth/cross-app-access-complete-flow'];
+const AUTH_2026 = [
+  ...AUTH_COMMON,
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+];
+
 const work = mkdtempSync(join(tmpdir(), 'recourse-conformance-'));
 const out = process.env.CONFORMANCE_OUT ?? join(work, 'results');
 const strip = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
@@ -172,6 +214,28 @@ const steps = [
     name: 'client 0.2.0-alpha.12 (2025-11-25)',
     cli: SUITE_2026,
     args: () => ['client', '--command', CLIENT, '--scenario', scenario, '--expected-failures', BASELINE_2026],
+  })),
+  ...AUTH_2025.map((scenario) => ({
+    name: 'client 0.1.16 auth',
+    cli: SUITE_2025,
+    args: () => ['client', '--command', CLIENT, '--scenario', scenario, '--expected-failures', BASELINE_2025],
+  })),
+  ...AUTH_2026.map((scenario) => ({
+    name: 'client 0.2.0-alpha.12 auth',
+    cli: SUITE_2026,
+    // --force: the 2025-03-26 back-compat scenarios are not listed for 2026-07-28 but stay worth passing.
+    args: () => [
+      'client',
+      '--command',
+      CLIENT,
+      '--scenario',
+      scenario,
+      '--spec-version',
+      '2026-07-28',
+      '--force',
+      '--expected-failures',
+      BASELINE_2026,
+    ],
   })),
   ...CLIENT_2026.map((scenario) => ({
     name: 'client 0.2.0-alpha.12 (2026-07-28)',

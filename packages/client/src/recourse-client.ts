@@ -193,7 +193,8 @@ export class RecourseClient {
    * Calls `tool` through the stack. Resolves with the result and its attempt log; rejects with a
    * {@link RecourseCallError}: `CALL_TOOL_FAILED` (remote `isError`), `CALL_PROTOCOL_ERROR` (remote JSON-RPC
    * error), or a local `CALL_TIMEOUT`, `CALL_CANCELLED`, `CALL_TRANSPORT`, `CALL_CIRCUIT_OPEN`,
-   * `CALL_BULKHEAD_FULL`, `CALL_AMBIGUOUS`, `CALL_INPUT_FAILED` (an input handler threw). After {@link close} it rejects at once with a
+   * `CALL_BULKHEAD_FULL`, `CALL_AMBIGUOUS`, `CALL_INPUT_FAILED` (an input handler threw), `CALL_SIGN_IN_REQUIRED`
+   * (OAuth credentials refused and not refreshable). After {@link close} it rejects at once with a
    * `ClientClosedError` (code `CLIENT_CLOSED`), which is not a call failure.
    */
   async callTool(

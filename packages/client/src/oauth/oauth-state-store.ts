@@ -21,6 +21,11 @@ export interface OAuthState {
   readonly tokens?: StoredOAuthTokens;
   readonly codeVerifier?: string;
   readonly discovery?: OAuthDiscoveryState;
+  /**
+   * Set when a call needed a new authorization (a refused refresh, or a server asking for more scope): the next
+   * sign-in asks the person again, for `scope` when the server named one, and discovers afresh.
+   */
+  readonly reauthorize?: { readonly scope?: string };
 }
 
 /** The application's store for {@link OAuthState}. */

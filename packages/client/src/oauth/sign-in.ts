@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { createOAuthClientProvider } from './oauth-client-provider.ts';
 import type { OAuthStateStore } from './oauth-state-store.ts';
 
@@ -56,6 +56,25 @@ async function listen(preferred: number): Promise<{ server: Server; port: number
 }
 
 /**
+ * What the server's 401 says (RFC 6750 / RFC 9728 `WWW-Authenticate`): where its protected-resource metadata is and
+ * which scope it wants. An unauthenticated MCP request draws it; a server that answers otherwise names nothing.
+ */
+async function challengeOf(serverUrl: string | URL): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  const response = await fetch(serverUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'sign-in', method: 'ping' }),
+  });
+  await response.body?.cancel();
+  if (response.status !== 401) return {};
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  return {
+    ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+    ...(scope === undefined ? {} : { scope }),
+  };
+}
+
+/**
  * Signs in to the server at `serverUrl` and returns the provider to pass as the target's `auth`. When the store
  * already holds tokens it returns at once, without a browser or a request: the SDK sends the access token, refreshes
  * it on a 401, and when the refresh is refused drops the tokens and fails the call with `CALL_SIGN_IN_REQUIRED`, so
@@ -71,11 +90,36 @@ export async function signIn(options: SignInOptions): Promise<OAuthClientProvide
     ...(options.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: options.clientMetadataUrl }),
   };
   // What the calls use afterwards: it sends the access token and refreshes it on a 401, and never shows a sign-in
-  // URL (nobody listens for its callback any more), so a refused refresh ends the call with a sign-in failure.
+  // URL (nobody listens for its callback any more). When the SDK needs a new authorization (a refused refresh, a
+  // 403 asking for more scope) it marks the store so that the next signIn asks the person, for the scope the SDK
+  // asked for, and discovers afresh (the authorization server may have changed); the call fails as
+  // CALL_SIGN_IN_REQUIRED.
   const forCalls = (redirectUrl: string): OAuthClientProvider =>
-    createOAuthClientProvider({ ...common, redirectUrl, onAuthorizationUrl: () => undefined });
-  if (stored?.tokens?.access_token !== undefined && stored.redirectUrl !== undefined)
+    createOAuthClientProvider({
+      ...common,
+      redirectUrl,
+      onAuthorizationUrl: async (url) => {
+        const current = { ...((await options.store.load()) ?? {}) };
+        delete current.discovery;
+        const scope = url.searchParams.get('scope');
+        await options.store.save({ ...current, reauthorize: scope === null ? {} : { scope } });
+      },
+    });
+  if (
+    stored?.tokens?.access_token !== undefined &&
+    stored.redirectUrl !== undefined &&
+    stored.reauthorize === undefined
+  )
     return forCalls(stored.redirectUrl);
+  const challenge = await challengeOf(options.serverUrl);
+  const scope = stored?.reauthorize?.scope ?? challenge.scope;
+  const discovery = {
+    serverUrl: options.serverUrl,
+    ...(challenge.resourceMetadataUrl === undefined
+      ? {}
+      : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+    ...(scope === undefined ? {} : { scope }),
+  };
   const storedPort = stored?.redirectUrl === undefined ? 0 : Number(new URL(stored.redirectUrl).port);
   const { server, port } = await listen(storedPort);
   const state = randomBytes(16).toString('base64url');
@@ -122,8 +166,13 @@ export async function signIn(options: SignInOptions): Promise<OAuthClientProvide
       });
     });
     callback.catch(() => undefined);
-    const first = await auth(withState, { serverUrl: options.serverUrl });
-    if (first === 'AUTHORIZED') return forCalls(redirectUrl);
+    const first = await auth(withState, discovery);
+    if (first === 'AUTHORIZED') {
+      const signedIn = { ...((await options.store.load()) ?? {}) };
+      delete signedIn.reauthorize;
+      await options.store.save(signedIn);
+      return forCalls(redirectUrl);
+    }
     if (authorizationUrl === undefined)
       throw new Error('The SDK asked for a sign-in but gave no authorization URL.');
     const params = await callback;
@@ -141,10 +190,13 @@ export async function signIn(options: SignInOptions): Promise<OAuthClientProvide
       );
     const iss = params.get('iss');
     await auth(withState, {
-      serverUrl: options.serverUrl,
+      ...discovery,
       authorizationCode: code,
       ...(iss === null ? {} : { iss }),
     });
+    const signedIn = { ...((await options.store.load()) ?? {}) };
+    delete signedIn.reauthorize;
+    await options.store.save(signedIn);
     return forCalls(redirectUrl);
   } finally {
     clearTimeout(timer);
