@@ -182,6 +182,12 @@ function summarize(name, dir, code) {
   };
 }
 
+/** A 0.2.0-alpha.12 client scenario at 2026-07-28, against the baseline. */
+function client2026(name, scenario, extra = []) {
+  const args = ['client', '--command', CLIENT, '--scenario', scenario, '--spec-version', '2026-07-28'];
+  return { name, cli: SUITE_2026, args: () => [...args, ...extra, '--expected-failures', BASELINE_2026] };
+}
+
 const steps = [
   {
     name: 'authorization 0.2.0-alpha.12 (board as authorization server)',
@@ -220,38 +226,9 @@ const steps = [
     cli: SUITE_2025,
     args: () => ['client', '--command', CLIENT, '--scenario', scenario, '--expected-failures', BASELINE_2025],
   })),
-  ...AUTH_2026.map((scenario) => ({
-    name: 'client 0.2.0-alpha.12 auth',
-    cli: SUITE_2026,
-    // --force: the 2025-03-26 back-compat scenarios are not listed for 2026-07-28 but stay worth passing.
-    args: () => [
-      'client',
-      '--command',
-      CLIENT,
-      '--scenario',
-      scenario,
-      '--spec-version',
-      '2026-07-28',
-      '--force',
-      '--expected-failures',
-      BASELINE_2026,
-    ],
-  })),
-  ...CLIENT_2026.map((scenario) => ({
-    name: 'client 0.2.0-alpha.12 (2026-07-28)',
-    cli: SUITE_2026,
-    args: () => [
-      'client',
-      '--command',
-      CLIENT,
-      '--scenario',
-      scenario,
-      '--spec-version',
-      '2026-07-28',
-      '--expected-failures',
-      BASELINE_2026,
-    ],
-  })),
+  // --force: the 2025-03-26 back-compat scenarios are not listed for 2026-07-28 but stay worth passing.
+  ...AUTH_2026.map((scenario) => client2026('client 0.2.0-alpha.12 auth', scenario, ['--force'])),
+  ...CLIENT_2026.map((scenario) => client2026('client 0.2.0-alpha.12 (2026-07-28)', scenario)),
 ];
 
 const startedAt = Date.now();
