@@ -63,7 +63,13 @@ const AUTH_COMMON = [
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
 ];
-const AUTH_2025 = [...AUTH_COMMON, 'auth/cross-app-access-complete-flow'];
+// Not 0.1.16's auth/2025-03-26-oauth-metadata-backcompat: its mock serves metadata whose issuer
+// (http://localhost:PORT/oauth) is not the issuer its well-known URL was built from (http://localhost:PORT/), which
+// the SDK refuses as RFC 8414 §3.3 asks. 0.2.0-alpha.12's version of the scenario fixes the mock and passes below.
+const AUTH_2025 = [
+  ...AUTH_COMMON.filter((s) => s !== 'auth/2025-03-26-oauth-metadata-backcompat'),
+  'auth/cross-app-access-complete-flow',
+];
 const AUTH_2026 = [
   ...AUTH_COMMON,
   'auth/authorization-server-migration',
