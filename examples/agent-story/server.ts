@@ -4,15 +4,10 @@
  * connections dropped before and after `tasks_create` runs, and `tasks_search` answered 503 while
  * `searchOutage` is on. A second, direct URL reaches the board without the proxy (the "replica").
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { createBoardServer } from '@recourse/board';
 import type { BoardServer } from '@recourse/board';
-import { startHttpHost } from '@recourse/server';
 import { startFlakyProxy } from '@recourse/client/testing';
 import type { FlakyProxy, ProxyAction } from '@recourse/client/testing';
+import { startExampleBoard } from '../support/example-board.ts';
 
 /** A running story server. */
 export interface StoryServer {
@@ -33,17 +28,7 @@ export interface StoryServer {
 
 /** Starts the board and the flaky proxy; `dropEvery` drops one `tasks_create` request in that many. */
 export async function startStoryServer(options: { dropEvery?: number } = {}): Promise<StoryServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'recourse-agent-story-'));
-  const board = createBoardServer({ dataDir, logger: pino({ level: 'silent' }) });
-  const member = await board.services.members.add({ name: 'Scribe', kind: 'assistant', role: 'maintainer' });
-  const { token } = await board.services.tokens.create(member.id);
-  const host = await startHttpHost({
-    factory: board.server.createMcpServer,
-    canceller: board.server.inflight,
-    verifier: board.verifier,
-    logger: pino({ level: 'silent' }),
-    flood: false,
-  });
+  const host = await startExampleBoard({ name: 'Scribe', role: 'maintainer' });
   const dropEvery = options.dropEvery ?? 3;
   let creates = 0;
   const story = {} as { searchOutage: boolean };
@@ -61,15 +46,13 @@ export async function startStoryServer(options: { dropEvery?: number } = {}): Pr
   return Object.assign(story, {
     url: proxy.url,
     directUrl: host.url,
-    dataDir,
-    token,
-    board,
+    dataDir: host.dataDir,
+    token: host.token,
+    board: host.board,
     proxy,
     async close() {
       await proxy.close();
       await host.close();
-      await board.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   });
 }
