@@ -11,16 +11,29 @@
  */
 import { StreamableHTTPClientTransport, isJSONRPCRequest } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { attemptSignal } from './http-exchange.ts';
+import { ATTEMPT_HEADER } from './http-exchange.ts';
+import type { ExchangeRegistry } from './http-exchange.ts';
 
 type SendOptions = Parameters<StreamableHTTPClientTransport['send']>[1];
 
 /** {@link StreamableHTTPClientTransport} whose requests close their stream when their attempt is aborted. */
 export class AttemptBoundHttpTransport extends StreamableHTTPClientTransport {
+  readonly #exchanges: ExchangeRegistry;
+
+  /** `exchanges` finds a request's attempt by the tag in its {@link ATTEMPT_HEADER} header. */
+  constructor(
+    url: URL,
+    options: ConstructorParameters<typeof StreamableHTTPClientTransport>[1],
+    exchanges: ExchangeRegistry,
+  ) {
+    super(url, options);
+    this.#exchanges = exchanges;
+  }
+
   override send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (options?.requestSignal !== undefined || !isJSONRPCRequest(message))
       return super.send(message, options);
-    const signal = attemptSignal();
+    const signal = this.#exchanges.get(options?.headers?.[ATTEMPT_HEADER])?.signal;
     // A request sent after its attempt was aborted is not the attempt's own (nothing is, any more).
     if (signal === undefined || signal.aborted) return super.send(message, options);
     return super.send(message, { ...options, requestSignal: signal });

@@ -14,7 +14,7 @@ import { runUnderDeadline } from './deadline.ts';
 import type { Deadline } from './deadline.ts';
 import { LocalCallError, ProtocolCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
-import { observeExchange } from './http-exchange.ts';
+import { ATTEMPT_HEADER } from './http-exchange.ts';
 import type { HttpExchange } from './http-exchange.ts';
 
 /** A progress notification as the caller sees it. */
@@ -64,7 +64,8 @@ async function send(
   try {
     client = await plan.connection.client();
   } catch (error) {
-    exchange.connectFailed = true;
+    // What the handshake's POSTs showed (status, Retry-After) is what this attempt saw.
+    Object.assign(exchange, plan.connection.exchanges?.untagged, { connectFailed: true });
     throw error;
   }
   // The attempt ended while connecting: it was classified as not sent, so it must stay unsent.
@@ -77,7 +78,15 @@ async function send(
   exchange.observed = false;
   delete exchange.status;
   const sdkTimeout = Math.max(1, plan.deadline.hardAt - Date.now()) + 1000;
-  return plan.connection.using(client, () => callOn(client, plan, signal, onProgress, sdkTimeout));
+  const exchanges = plan.connection.exchanges;
+  const tag = exchanges?.open(exchange);
+  try {
+    return await plan.connection.using(client, () =>
+      callOn(client, plan, signal, onProgress, sdkTimeout, tag),
+    );
+  } finally {
+    if (tag !== undefined) exchanges?.close(tag);
+  }
 }
 
 /**
@@ -92,11 +101,13 @@ function callOn(
   signal: AbortSignal,
   onProgress: () => void,
   sdkTimeout: number,
+  tag: string | undefined,
 ): Promise<CallToolResult> {
   return client.callTool(
     { name: plan.tool, arguments: plan.args },
     {
       signal,
+      ...(tag === undefined ? {} : { headers: { [ATTEMPT_HEADER]: tag } }),
       timeout: sdkTimeout,
       resetTimeoutOnProgress: true,
       onprogress: (p) => {
@@ -135,12 +146,8 @@ export async function runAttempt(
   const startedAt = Date.now();
   const exchange: HttpExchange = { mayHaveReachedServer: false };
   const used: { client?: Client; version?: string | undefined } = {};
-  const outcome = await observeExchange(
-    () =>
-      runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) =>
-        send(plan, exchange, used, signal, onProgress),
-      ),
-    exchange,
+  const outcome = await runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) =>
+    send(plan, exchange, used, signal, onProgress),
   );
   const protocolVersion = used.version;
   const record = (result: AttemptOutcome, error?: RecourseCallError): void => {

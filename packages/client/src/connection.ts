@@ -14,7 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AttemptBoundHttpTransport } from './attempt-bound-transport.ts';
-import { observingFetch } from './http-exchange.ts';
+import { ExchangeRegistry, observingFetch } from './http-exchange.ts';
 import { checkInputOptions, installInputHandlers, InvalidClientOptionsError } from './input-handlers.ts';
 import type { InputHandlers } from './input-handlers.ts';
 
@@ -91,6 +91,11 @@ export class Connection {
   #closed = false;
   readonly #inUse = new Map<Client, number>();
   readonly #retired = new Set<Client>();
+  /**
+   * The HTTP exchanges of the running attempts (HTTP targets only): an attempt registers its exchange and tags
+   * its requests with the `x-recourse-attempt` header (only on the transport built here, which removes the tag).
+   */
+  readonly exchanges: ExchangeRegistry | undefined;
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when a capability lacks its handler or vice versa. */
   constructor(target: ServerTarget, options: ConnectionOptions = {}) {
@@ -102,6 +107,7 @@ export class Connection {
         'The target gives both a token and auth; the client would not know which credential to send. Pass token for a fixed bearer token, or auth for OAuth. No client was created.',
       );
     this.#target = target;
+    this.exchanges = 'url' in target ? new ExchangeRegistry() : undefined;
     this.#pin = { mode: options.protocol ?? 'auto' };
     this.#clientInfo = {
       name: options.clientInfo?.name ?? 'recourse-client',
@@ -204,6 +210,7 @@ export class Connection {
   }
 
   async #open(): Promise<Client> {
+    if (this.exchanges) this.exchanges.untagged = { mayHaveReachedServer: false };
     const client = this.#newClient();
     const controller = new AbortController();
     const opening = { client, controller };
@@ -244,9 +251,14 @@ export class Connection {
     }
     const headers: Record<string, string> = { ...(target.headers ?? {}) };
     if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
-    return new AttemptBoundHttpTransport(new URL(target.url), {
-      fetch: observingFetch(fetch, headers),
-      ...(target.auth === undefined ? {} : { authProvider: target.auth }),
-    });
+    const exchanges = this.exchanges ?? new ExchangeRegistry();
+    return new AttemptBoundHttpTransport(
+      new URL(target.url),
+      {
+        fetch: observingFetch(fetch, headers, exchanges),
+        ...(target.auth === undefined ? {} : { authProvider: target.auth }),
+      },
+      exchanges,
+    );
   }
 }

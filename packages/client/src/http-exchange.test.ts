@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observeExchange, observingFetch, parseRetryAfter } from './http-exchange.ts';
+import { ATTEMPT_HEADER, ExchangeRegistry, observingFetch, parseRetryAfter } from './http-exchange.ts';
 import type { HttpExchange } from './http-exchange.ts';
 
 describe('parseRetryAfter', () => {
@@ -14,15 +14,22 @@ describe('parseRetryAfter', () => {
 });
 
 describe('observingFetch', () => {
-  it('records status and Retry-After of the attempt it runs in, and adds headers', async () => {
+  it('records status and Retry-After in the exchange of the tagged attempt, removes the tag and adds headers', async () => {
     let sent: Headers | undefined;
     const base = (_url: string | URL, init?: RequestInit): Promise<Response> => {
       sent = new Headers(init?.headers);
       return Promise.resolve(new Response('busy', { status: 503, headers: { 'retry-after': '2' } }));
     };
-    const wrapped = observingFetch(base, { authorization: 'Bearer t' });
+    const registry = new ExchangeRegistry();
+    const wrapped = observingFetch(base, { authorization: 'Bearer t' }, registry);
     const exchange: HttpExchange = { mayHaveReachedServer: false };
-    await observeExchange(() => wrapped('http://127.0.0.1/mcp', { method: 'POST' }), exchange);
+    const other: HttpExchange = { mayHaveReachedServer: false };
+    const tag = registry.open(exchange);
+    registry.open(other);
+    await wrapped('http://127.0.0.1/mcp', { method: 'POST', headers: { [ATTEMPT_HEADER]: tag } });
+    expect(other).toEqual({ mayHaveReachedServer: false });
+    expect(registry.untagged).toEqual({ mayHaveReachedServer: false });
+    expect(sent?.has(ATTEMPT_HEADER)).toBe(false);
     expect(exchange).toMatchObject({
       observed: true,
       mayHaveReachedServer: true,
@@ -36,11 +43,10 @@ describe('observingFetch', () => {
     const refused = Object.assign(new TypeError('fetch failed'), {
       cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
     });
-    const wrapped = observingFetch(() => Promise.reject(refused), {});
-    const exchange: HttpExchange = { mayHaveReachedServer: false };
-    await expect(
-      observeExchange(() => wrapped('http://127.0.0.1/mcp', { method: 'POST' }), exchange),
-    ).rejects.toBe(refused);
-    expect(exchange).toMatchObject({ observed: true, mayHaveReachedServer: false });
+    const registry = new ExchangeRegistry();
+    const wrapped = observingFetch(() => Promise.reject(refused), {}, registry);
+    await expect(wrapped('http://127.0.0.1/mcp', { method: 'POST' })).rejects.toBe(refused);
+    // An untagged POST (the handshake) is recorded for the attempt that waits for the connection.
+    expect(registry.untagged).toMatchObject({ observed: true, mayHaveReachedServer: false });
   });
 });

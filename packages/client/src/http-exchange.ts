@@ -1,10 +1,13 @@
 /**
  * Observes the HTTP exchange of each attempt: whether a request left, the status, and `Retry-After`,
- * none of which the SDK surfaces. The observation is scoped per attempt with `AsyncLocalStorage`.
+ * none of which the SDK surfaces. An attempt's requests carry a tag header (`x-recourse-attempt`) that the
+ * fetch wrapper reads and removes before the request leaves, so the observation is scoped per attempt without
+ * `AsyncLocalStorage` (whose promise hooks would slow every promise in the process). Untagged POSTs (the
+ * handshake, `tools/list`) are recorded in the registry's `untagged` exchange, which an attempt reads when
+ * connecting failed.
  *
  * @packageDocumentation
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** What one attempt's HTTP requests showed. */
@@ -25,16 +28,33 @@ export interface HttpExchange {
   signal?: AbortSignal;
 }
 
-const exchanges = new AsyncLocalStorage<HttpExchange>();
+/** The header that tags an attempt's requests inside this process; {@link observingFetch} removes it. */
+export const ATTEMPT_HEADER = 'x-recourse-attempt';
 
-/** Runs `work` with `exchange` as the record that {@link observingFetch} fills for it; returns what `work` returns. */
-export async function observeExchange<T>(work: () => Promise<T>, exchange: HttpExchange): Promise<T> {
-  return exchanges.run(exchange, work);
-}
+/** The exchanges of the attempts running on one HTTP connection, by tag. */
+export class ExchangeRegistry {
+  readonly #open = new Map<string, HttpExchange>();
+  #next = 0;
+  /** What the untagged POSTs (the handshake, `tools/list`) showed; reset when a connection opens. */
+  untagged: HttpExchange = { mayHaveReachedServer: false };
 
-/** The abort signal of the attempt running in this async context, if any (see `AttemptBoundHttpTransport`). */
-export function attemptSignal(): AbortSignal | undefined {
-  return exchanges.getStore()?.signal;
+  /** Registers `exchange` for one attempt; returns the tag its requests carry in {@link ATTEMPT_HEADER}. */
+  open(exchange: HttpExchange): string {
+    this.#next += 1;
+    const tag = String(this.#next);
+    this.#open.set(tag, exchange);
+    return tag;
+  }
+
+  /** Forgets the exchange of a finished attempt. */
+  close(tag: string): void {
+    this.#open.delete(tag);
+  }
+
+  /** The exchange of a running attempt. */
+  get(tag: string | null | undefined): HttpExchange | undefined {
+    return tag === null || tag === undefined ? undefined : this.#open.get(tag);
+  }
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -58,17 +78,26 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Wraps `fetch` so that each attempt records its exchange, and adds `headers` (e.g. a bearer token). */
-export function observingFetch(base: FetchLike, headers: Readonly<Record<string, string>>): FetchLike {
+/**
+ * Wraps `fetch` so that each POST is recorded in its attempt's exchange (found by the {@link ATTEMPT_HEADER} tag,
+ * which is removed) or in `registry.untagged`, and adds `headers` (e.g. a bearer token).
+ */
+export function observingFetch(
+  base: FetchLike,
+  headers: Readonly<Record<string, string>>,
+  registry: ExchangeRegistry,
+): FetchLike {
   return async (url, init) => {
-    const exchange = exchanges.getStore();
     const merged = new Headers(init?.headers);
+    const tag = merged.get(ATTEMPT_HEADER);
+    if (tag !== null) merged.delete(ATTEMPT_HEADER);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
-    if (exchange && isPost) exchange.observed = true;
+    const exchange = isPost ? (tag === null ? registry.untagged : registry.get(tag)) : undefined;
+    if (exchange) exchange.observed = true;
     try {
       const response = await base(url, { ...init, headers: merged });
-      if (exchange && isPost) {
+      if (exchange) {
         exchange.mayHaveReachedServer = true;
         exchange.status = response.status;
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
@@ -77,8 +106,7 @@ export function observingFetch(base: FetchLike, headers: Readonly<Record<string,
       return response;
     } catch (error) {
       const code = causeCode(error);
-      if (exchange && isPost && !(code !== undefined && NOT_SENT_CODES.has(code)))
-        exchange.mayHaveReachedServer = true;
+      if (exchange && !(code !== undefined && NOT_SENT_CODES.has(code))) exchange.mayHaveReachedServer = true;
       throw error;
     }
   };
