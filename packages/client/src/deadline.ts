@@ -1,6 +1,7 @@
 /**
  * The deadline of a call: one budget shared by all its attempts, extended by progress notifications up to a
- * hard maximum that has its own timer. When either fires, the attempt's request is aborted on the wire.
+ * hard maximum; one timer per attempt covers both. When either passes, the attempt's request is aborted on the
+ * wire.
  *
  * @packageDocumentation
  */
@@ -65,29 +66,29 @@ export async function runUnderDeadline<T>(
 ): Promise<DeadlineOutcome<T>> {
   const controller = new AbortController();
   let cause: AbortCause;
+  let rejectAborted: ((reason: unknown) => void) | undefined;
   const abort = (why: Exclude<AbortCause, undefined>, message: string): void => {
     if (controller.signal.aborted) return;
     cause = why;
     controller.abort(new SdkError(SdkErrorCode.RequestTimeout, message));
+    rejectAborted?.(controller.signal.reason);
   };
   const onUserAbort = (): void => abort('user', 'Cancelled by the caller.');
   if (signal?.aborted) onUserAbort();
   signal?.addEventListener('abort', onUserAbort, { once: true });
-  let idle: ReturnType<typeof setTimeout> | undefined;
+  // One timer: the deadline never passes the hard maximum (progress extends it at most to there), so the timer
+  // set for the deadline fires at the hard maximum at the latest, and then says which limit passed.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expire = (): void => {
+    const capped = deadline.at >= deadline.hardAt && deadline.at > deadline.startedAt + deadline.timeoutMs;
+    if (capped) abort('hard_maximum', 'Recourse hard maximum passed.');
+    else abort('deadline', 'Recourse deadline passed.');
+  };
   const arm = (): void => {
-    clearTimeout(idle);
-    idle = setTimeout(() => {
-      // Progress that pushed the deadline up to the hard maximum makes this the hard maximum passing.
-      const capped = deadline.at >= deadline.hardAt && deadline.at > deadline.startedAt + deadline.timeoutMs;
-      if (capped) abort('hard_maximum', 'Recourse hard maximum passed.');
-      else abort('deadline', 'Recourse deadline passed.');
-    }, deadline.remaining());
+    clearTimeout(timer);
+    timer = setTimeout(expire, deadline.remaining());
   };
   arm();
-  const hard = setTimeout(
-    () => abort('hard_maximum', 'Recourse hard maximum passed.'),
-    Math.max(0, deadline.hardAt - Date.now()),
-  );
   const onProgress = (): void => {
     if (controller.signal.aborted) return;
     deadline.extend();
@@ -96,9 +97,7 @@ export async function runUnderDeadline<T>(
   try {
     if (controller.signal.aborted) return { ok: false, error: controller.signal.reason, abortCause: cause };
     const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
-        once: true,
-      });
+      rejectAborted = reject;
     });
     const running = attempt(controller.signal, onProgress);
     running.catch(() => undefined);
@@ -108,8 +107,8 @@ export async function runUnderDeadline<T>(
   } catch (error) {
     return { ok: false, error, abortCause: cause };
   } finally {
-    clearTimeout(idle);
-    clearTimeout(hard);
+    rejectAborted = undefined;
+    clearTimeout(timer);
     signal?.removeEventListener('abort', onUserAbort);
   }
 }

@@ -62,10 +62,8 @@ function serverWait(error: RecourseCallError): number | undefined {
  */
 export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
   const maxAttempts = Math.max(1, run.options.maxAttempts ?? 3);
-  let backoff: IBackoff<unknown> = new ExponentialBackoff({
-    initialDelay: run.options.initialDelayMs ?? 100,
-    maxDelay: run.options.maxDelayMs ?? 5000,
-  }).next();
+  // Made on the first failure: a call that succeeds at once needs no backoff.
+  let backoff: IBackoff<unknown> | undefined;
   let waitBeforeMs = 0;
   for (let n = 1; ; n++) {
     try {
@@ -81,6 +79,10 @@ export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
         run.onGiveUp?.(error, 'attempts_exhausted', n);
         throw error;
       }
+      backoff ??= new ExponentialBackoff({
+        initialDelay: run.options.initialDelayMs ?? 100,
+        maxDelay: run.options.maxDelayMs ?? 5000,
+      }).next();
       const delayMs = Math.round(Math.max(backoff.duration, serverWait(error) ?? 0));
       backoff = backoff.next(undefined);
       if (Date.now() + delayMs >= run.deadline.at) {
