@@ -1,0 +1,78 @@
+/**
+ * `npm run bench:client`: what `@recourse/client` costs the calling process per successful call, next to the
+ * bare SDK v2 client, on the same bare SDK echo server (its own process). It runs the compiled client (`dist/`),
+ * as a consumer does: the sources through tsx carry a per-closure naming helper the SDK's build does not. The clients alternate in batches of
+ * sequential calls (A B A B …); each batch's client-process CPU time (user + system, `process.cpuUsage`) and
+ * wall time are divided by its calls. CPU time is far less sensitive to other load on the machine than
+ * throughput, and the server's work is not in it, so the difference is the client's own per-call work.
+ *
+ * Flags: `--leg http-2026|http-2025|stdio-2026` (default http-2026), `--rounds N` (default 5), `--calls N` per
+ * batch (default 2000). `--only sdk|recourse` runs one client; `node --cpu-prof --import tsx
+ * bench/client-cpu.ts --only recourse` profiles the client alone.
+ *
+ * @packageDocumentation
+ */
+import { parseArgs } from 'node:util';
+import { recourseCaller, sdkCaller } from './lib/callers.ts';
+import type { Caller, Endpoint, Era } from './lib/callers.ts';
+import { startServer } from './lib/server-process.ts';
+
+const { values } = parseArgs({
+  options: {
+    leg: { type: 'string' },
+    rounds: { type: 'string' },
+    calls: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const leg = values.leg ?? 'http-2026';
+const rounds = Number(values.rounds ?? 5);
+const calls = Number(values.calls ?? 2000);
+const era: Era = leg === 'http-2025' ? 'legacy' : 'modern';
+const spec = { tool: 'echo', args: { text: 'T-1 Benchmark task' }, expect: 'success' as const };
+
+const server = leg.startsWith('stdio') ? undefined : await startServer('bare-sdk.ts', []);
+const endpoint: Endpoint = server
+  ? { kind: 'http', url: server.url, pid: server.pid }
+  : { kind: 'stdio', script: 'bare-sdk.ts', args: [], env: {} };
+const clients: [string, Caller][] = [];
+if (values.only !== 'recourse') clients.push(['SDK client', await sdkCaller(endpoint, era, spec)]);
+if (values.only !== 'sdk') clients.push(['@recourse/client', await recourseCaller(endpoint, era, spec)]);
+
+async function batch(caller: Caller, n: number): Promise<{ cpuUs: number; wallUs: number }> {
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await caller.call();
+  const used = process.cpuUsage(cpu);
+  return {
+    cpuUs: (used.user + used.system) / n,
+    wallUs: Number(process.hrtime.bigint() - started) / 1000 / n,
+  };
+}
+
+for (const [, caller] of clients) await batch(caller, Math.min(500, calls)); // warm-up
+const results = new Map<string, { cpuUs: number; wallUs: number }[]>(clients.map(([name]) => [name, []]));
+for (let round = 0; round < rounds; round++) {
+  const order = round % 2 === 0 ? clients : [...clients].reverse();
+  for (const [name, caller] of order) results.get(name)!.push(await batch(caller, calls));
+}
+for (const [, caller] of clients) await caller.close();
+await server?.stop();
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+console.log(`leg ${leg}, ${String(rounds)} rounds of ${String(calls)} sequential calls per client`);
+for (const [name, list] of results) {
+  const cpu = list.map((r) => r.cpuUs);
+  const wall = list.map((r) => r.wallUs);
+  console.log(
+    `${name.padEnd(18)} client CPU µs/call median ${median(cpu).toFixed(0)} (${Math.min(...cpu).toFixed(0)}–${Math.max(...cpu).toFixed(0)}), wall µs/call median ${median(wall).toFixed(0)} (${Math.min(...wall).toFixed(0)}–${Math.max(...wall).toFixed(0)})`,
+  );
+}
+if (clients.length === 2) {
+  const [sdk, recourse] = [results.get('SDK client')!, results.get('@recourse/client')!];
+  const perRound = (pick: (r: { cpuUs: number; wallUs: number }) => number) =>
+    median(sdk.map((s, i) => pick(recourse[i]!) / pick(s) - 1)) * 100;
+  console.log(
+    `@recourse/client over the SDK client (median of per-round ratios): client CPU +${perRound((r) => r.cpuUs).toFixed(1)} %, wall time +${perRound((r) => r.wallUs).toFixed(1)} %`,
+  );
+}
