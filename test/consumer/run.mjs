@@ -76,6 +76,10 @@ try {
           '@modelcontextprotocol/server': installed('@modelcontextprotocol/server'),
           '@modelcontextprotocol/client': installed('@modelcontextprotocol/client'),
           zod: installed('zod'),
+          // The optional peers of @recourse/client/ai-sdk and @recourse/client/langchain, whose entry points are
+          // imported below; a consumer of the other entry points installs neither.
+          ai: installed('ai'),
+          '@langchain/core': installed('@langchain/core'),
         },
         devDependencies: { typescript: installed('typescript'), '@types/node': installed('@types/node') },
         // The packages depend on each other by version; these tarballs are that version.
