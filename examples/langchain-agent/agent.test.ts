@@ -34,7 +34,7 @@ describe('a LangGraph agent (ToolNode, scripted model) on the board through @rec
     for (const message of refused) {
       expect(message.content).toMatch(
         new RegExp(
-          `^\\[rate_limit\\] Member Agent \\(m_\\w+, role contributor\\) may make ${String(CALLS_PER_MINUTE)} tool calls a minute .*Nothing was changed\\. Wait \\d+ s and try again\\. The server logged this failure as c_\\w+; quote it when reporting the problem\\.$`,
+          `^\\[rate_limit\\] Member Agent \\(m_\\w+\\) with role contributor may make ${String(CALLS_PER_MINUTE)} tool calls a minute .*Nothing was changed\\. Wait \\d+ s and try again\\. The server logged this failure as c_\\w+; quote it when reporting the problem\\.$`,
         ),
       );
       expect(message.content).not.toMatch(/fix your mistakes|Error:/i);

@@ -81,7 +81,12 @@ try {
           ai: installed('ai'),
           '@langchain/core': installed('@langchain/core'),
         },
-        devDependencies: { typescript: installed('typescript'), '@types/node': installed('@types/node') },
+        devDependencies: {
+          typescript: installed('typescript'),
+          '@types/node': installed('@types/node'),
+          // ai's declarations import the types of json-schema, which it does not depend on.
+          '@types/json-schema': installed('@types/json-schema'),
+        },
         // The packages depend on each other by version; these tarballs are that version.
         overrides: Object.fromEntries(Object.keys(packed).map((name) => [name, fileSpec(name)])),
       },
