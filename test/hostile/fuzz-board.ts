@@ -139,6 +139,17 @@ export async function seedBoard(): Promise<{ dataDir: string; token: string; rem
   return { dataDir, token, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/** Whether a non-empty line is not JSON at all (the board must answer it with -32700). */
+function notJson(line: string): boolean {
+  if (line.trim() === '') return false;
+  try {
+    JSON.parse(line);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Options of a run. */
 export interface FuzzOptions {
   readonly count: number;
@@ -414,7 +425,8 @@ class StdioBoard {
 
 /**
  * Writes `count` hostile lines, one after another, to a fresh `recourse-board stdio` (a 2025 session), each
- * followed by a `ping`: the ping's answer must come within 5 s. Every answer line is checked.
+ * followed by a `ping`: the ping's answer must come within 5 s. Every answer line is checked, and a line that is
+ * not JSON must be answered with -32700.
  */
 export async function fuzzStdio(options: FuzzOptions): Promise<FuzzFigures> {
   const board = await seedBoard();
@@ -467,6 +479,9 @@ export async function fuzzStdio(options: FuzzOptions): Promise<FuzzFigures> {
       if (i === 0) figures.deepAnswers.push(cut(own.join(' '), 200));
       if (i === 0 && !own.some((a) => /"code":-32600|"isError":true/.test(a)))
         problems.push('depth 100,000 got no -32600 or validation result');
+      if (notJson(line) && !own.some((a) => a.includes('"code":-32700'))) {
+        problems.push('a line that is not JSON got no -32700 answer');
+      }
       if (!answered) problems.push(`no answer to the ping after it within ${ANSWER_LIMIT_MS} ms`);
       if (stdio.child.exitCode !== null || stdio.child.signalCode !== null)
         problems.push(`the process exited; stderr: ${cut(stdio.stderr, 2000)}`);

@@ -111,4 +111,34 @@ describe('startStdioHost', () => {
     expect(await out.next()).toMatchObject({ id: 4, result: {} });
     await host.close();
   });
+
+  it('answers a line that is not JSON with -32700 and a bare JSON value with -32600, then serves on', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = lines(stdout);
+    const host = await startStdioHost({
+      factory: createDemoFactory(createDemoState()),
+      principal: erin,
+      stdin,
+      stdout,
+    });
+    stdin.write('{"jsonrpc":"2.0","id":5,"method":\n');
+    const parse = await out.next();
+    expect(parse).toMatchObject({ id: null, error: { code: -32700 } });
+    expect((parse.error as { message: string }).message).toContain(
+      '`{"jsonrpc":"2.0","id":5,"method":` is not JSON',
+    );
+    stdin.write('42\n\n');
+    const bare = await out.next();
+    expect(bare).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((bare.error as { message: string }).message).toContain('is a JSON number, not a JSON-RPC message');
+    send(stdin, {
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'ok' } },
+    });
+    expect(await out.next()).toMatchObject({ id: 6, result: {} });
+    await host.close();
+  });
 });

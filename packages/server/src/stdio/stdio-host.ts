@@ -42,8 +42,8 @@ export interface StdioHost {
 /**
  * Starts serving MCP over stdio. A `notifications/cancelled` from the client aborts the named call's
  * `ctx.mcpReq.signal` (the SDK routes it to the pinned instance). A line nesting deeper than `maxJsonDepth`
- * is answered with -32600 before the SDK sees it. Malformed input lines are dropped by the SDK without an
- * answer; they are logged at debug level here.
+ * is answered with -32600 before the SDK sees it, and so are a line that is not JSON (-32700) and a request of
+ * the wrong shape (-32600); what the SDK still drops (e.g. a malformed response) is logged at debug level here.
  */
 export function startStdioHost(options: StdioHostOptions): Promise<StdioHost> {
   const base: Logger = options.logger ?? pino({ enabled: false });
