@@ -150,6 +150,17 @@ function notJson(line: string): boolean {
   }
 }
 
+/**
+ * `count` values of `arbitrary`, generated 50 at a time as they are needed (seeds `seed`, `seed + 1`, …): the
+ * huge strings of 20,000 messages would take gigabytes at once, and generating them all up front would stall the
+ * event loop long enough for pooled keep-alive connections to go stale between two requests.
+ */
+function* samples<T>(arbitrary: fc.Arbitrary<T>, count: number, seed: number): Generator<T> {
+  for (let batch = 0; batch * 50 < count; batch += 1) {
+    yield* fc.sample(arbitrary, { numRuns: Math.min(50, count - batch * 50), seed: seed + batch });
+  }
+}
+
 /** Options of a run. */
 export interface FuzzOptions {
   readonly count: number;
@@ -157,7 +168,7 @@ export interface FuzzOptions {
   readonly seed?: number;
 }
 
-/** The board flags of the HTTP run: limits that would otherwise answer most of the traffic with 429. */
+/** The board flags of the HTTP run: limits that would otherwise answer most of the traffic with 429 (stdio gets the same rate limit). */
 const SERVE_FLAGS = ['--rate-limit', '1000000', '--flood-limit', 'off'];
 
 interface HttpAnswer {
@@ -322,8 +333,11 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzFigures> {
       },
       body: deepBody(100_000, era),
     }));
-    const generated = fc.sample(hostileRequest, { numRuns: options.count, seed: options.seed ?? 2026 });
-    const all = [...fixed, ...generated];
+    const all = { length: fixed.length + options.count };
+    const requests = (function* () {
+      yield* fixed;
+      yield* samples(hostileRequest, options.count, options.seed ?? 2026);
+    })();
     for (let i = 0; i < all.length; i += 1) {
       if (performance.now() - started > options.budgetMs) {
         figures.violations.push(
@@ -331,7 +345,7 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzFigures> {
         );
         break;
       }
-      const request = all[i] as HostileRequest;
+      const request = requests.next().value as HostileRequest;
       const answer = await send(url, headersOf(request, board.token, session), request.body);
       figures.sent += 1;
       recordHttp(figures, `${JSON.stringify(request.headers)} ${request.body}`, answer);
@@ -377,10 +391,14 @@ class StdioBoard {
 
   constructor(dataDir: string, token: string) {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL'));
-    this.child = spawn(process.execPath, [BOARD_BIN, 'stdio', '--data-dir', dataDir], {
-      stdio: 'pipe',
-      env: { ...env, RECOURSE_TOKEN: token },
-    });
+    this.child = spawn(
+      process.execPath,
+      [BOARD_BIN, 'stdio', '--data-dir', dataDir, '--rate-limit', '1000000'],
+      {
+        stdio: 'pipe',
+        env: { ...env, RECOURSE_TOKEN: token },
+      },
+    );
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-20_000);
     });
@@ -446,12 +464,12 @@ export async function fuzzStdio(options: FuzzOptions): Promise<FuzzFigures> {
     if (!init.answered)
       throw new Error(`recourse-board stdio did not answer initialize; stderr: ${stdio.stderr}`);
     stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    const lines = [
-      deepBody(100_000, 'legacy'),
-      ...fc
-        .sample(hostileText, { numRuns: options.count, seed: options.seed ?? 2026 })
-        .map((l) => l.replace(/[\r\n]/g, ' ')),
-    ];
+    const lines = { length: 1 + options.count };
+    const texts = (function* () {
+      yield deepBody(100_000, 'legacy');
+      for (const text of samples(hostileText, options.count, options.seed ?? 2026))
+        yield text.replace(/[\r\n]/g, ' ');
+    })();
     for (let i = 0; i < lines.length; i += 1) {
       if (performance.now() - started > options.budgetMs) {
         figures.violations.push(
@@ -459,7 +477,7 @@ export async function fuzzStdio(options: FuzzOptions): Promise<FuzzFigures> {
         );
         break;
       }
-      const line = lines[i] as string;
+      const line = texts.next().value as string;
       const t0 = performance.now();
       stdio.write(line);
       const probeId = `p${i}`;
