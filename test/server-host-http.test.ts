@@ -288,7 +288,7 @@ describe('HTTP host flood protection', () => {
     await host.close();
   });
 
-  it('answers a flood from one address with 429 and Retry-After, before auth, while another address is served', async () => {
+  it('answers a flood from loopback with 429 and Retry-After, shares the budget across 127/8, and still serves a member', async () => {
     const statuses: number[] = [];
     let refused: RawResponse | undefined;
     for (let i = 0; i < 50; i += 1) {
@@ -306,13 +306,31 @@ describe('HTTP host flood protection', () => {
     expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(JSON.parse(refused!.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -31429 } });
 
-    const other = await raw(host.url, {
+    // Another loopback source address is the same machine: it shares the exhausted budget, with or without a
+    // credential the host refuses.
+    for (const localAddress of ['127.0.0.2', '127.0.0.3']) {
+      const unauthenticated = await raw(host.url, {
+        headers: JSON_HEADERS,
+        body: callBody(60, 'echo', { text: 'x' }),
+        localAddress,
+      });
+      expect(unauthenticated.status, localAddress).toBe(429);
+      const badToken = await raw(host.url, {
+        headers: { ...JSON_HEADERS, authorization: 'Bearer tok-revoked' },
+        body: callBody(61, 'echo', { text: 'x' }),
+        localAddress,
+      });
+      expect(badToken.status, localAddress).toBe(429);
+    }
+
+    // A member is counted under its own principal: served from the flooded address itself.
+    const member = await raw(host.url, {
       headers: { ...JSON_HEADERS, authorization: 'Bearer tok-alice' },
-      body: callBody(99, 'echo', { text: 'other address' }),
-      localAddress: '127.0.0.2',
+      body: callBody(99, 'echo', { text: 'member served' }),
+      localAddress: '127.0.0.1',
     });
-    expect(other.status).toBe(200);
-    expect(other.text).toContain('other address');
+    expect(member.status).toBe(200);
+    expect(member.text).toContain('member served');
   });
 });
 

@@ -33,7 +33,7 @@ export interface OperatorSettings {
   readonly maxJsonDepth?: number;
   /** HTTP only: largest request body in bytes. */
   readonly maxBodyBytes?: number;
-  /** HTTP only: requests per flood window per client before authentication; `false` turns the guard off. */
+  /** HTTP only: requests per flood window per member or unauthenticated client address; `false` turns the guard off. */
   readonly floodLimit?: number | false;
   /** HTTP only: the flood window in milliseconds. */
   readonly floodWindowMs?: number;
@@ -205,7 +205,7 @@ export const OPERATOR_SETTINGS: readonly OperatorSetting[] = [
     env: 'RECOURSE_FLOOD_LIMIT',
     commands: ['serve'],
     value: 'REQUESTS|off',
-    help: 'requests per flood window per client before authentication, 10 to 1000000, or off (default 600)',
+    help: 'requests per flood window per member, or per client address for requests without an accepted token (all of loopback is one), 10 to 1000000, or off (default 600)',
     apply: (raw, into, source) =>
       (into['floodLimit'] = raw.trim() === 'off' ? false : whole(source, raw, 10, MAX_CALLS)),
   },

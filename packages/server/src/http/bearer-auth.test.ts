@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal, TokenVerifier } from '../contract.ts';
-import { authenticate } from './bearer-auth.ts';
+import { answerVerdict, authenticate, verifyBearer } from './bearer-auth.ts';
 
 const carol: Principal = { id: 'm_carol', name: 'Carol', role: 'viewer', attributes: { kind: 'person' } };
 const challenge = {
@@ -70,5 +70,30 @@ describe('authenticate', () => {
       refusal: { status: 503, code: -31503, headers: { 'retry-after': '5' } },
     });
     expect(JSON.stringify(outcome.ok ? {} : outcome.refusal)).not.toContain('db down');
+  });
+});
+
+describe('verifyBearer and answerVerdict', () => {
+  it('verifies once and answers the same verdict later, as authenticate would', async () => {
+    let calls = 0;
+    const counting: TokenVerifier = {
+      verify: (token) => {
+        calls += 1;
+        return verifier.verify(token);
+      },
+    };
+    const good = await verifyBearer({ authorization: 'Bearer good-secret' }, counting);
+    expect(good).toEqual({ ok: true, principal: carol });
+    const bad = await verifyBearer({ authorization: 'Bearer bad-secret' }, counting);
+    expect(bad).toEqual({ ok: false, reason: 'revoked' });
+    expect(calls).toBe(2);
+    expect(answerVerdict(bad, challenge)).toEqual(
+      await authenticate({ authorization: 'Bearer bad-secret' }, verifier, challenge),
+    );
+    const failing = await verifyBearer(
+      { authorization: 'Bearer x' },
+      { verify: () => Promise.reject(new Error('store down')) },
+    );
+    expect(answerVerdict(failing, challenge)).toMatchObject({ ok: false, refusal: { status: 503 } });
   });
 });

@@ -56,6 +56,48 @@ const KNOWN_SCHEMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * What the verifier said about a request's credential, before it is turned into an answer: accepted with its
+ * principal, refused with a reason (`scheme` is set when the header did not carry a Bearer token), or not
+ * judged because the verifier threw.
+ */
+export type BearerVerdict =
+  | { readonly ok: true; readonly principal: Principal }
+  | { readonly ok: false; readonly reason: TokenRefusal; readonly scheme?: string }
+  | { readonly ok: false; readonly error: unknown };
+
+/**
+ * Checks the `Authorization: Bearer <token>` header of a request with `verifier`, without building an answer:
+ * the HTTP host calls it once, early (the flood guard counts an accepted credential under its principal), and
+ * turns the verdict into a refusal later with {@link answerVerdict}.
+ */
+export async function verifyBearer(
+  headers: IncomingHttpHeaders,
+  verifier: TokenVerifier,
+): Promise<BearerVerdict> {
+  const header = headers.authorization;
+  if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
+  const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
+  const token = match?.[1];
+  if (token === undefined) {
+    const scheme = header.trim().split(/\s+/)[0] ?? '';
+    return { ok: false, reason: 'missing', scheme: KNOWN_SCHEMES.has(scheme.toLowerCase()) ? scheme : '' };
+  }
+  try {
+    const verdict = await verifier.verify(token);
+    return verdict.ok ? { ok: true, principal: verdict.principal } : { ok: false, reason: verdict.reason };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Turns a {@link BearerVerdict} into the outcome of authentication: the principal, a 401 or the 503. */
+export function answerVerdict(verdict: BearerVerdict, challenge: BearerChallenge): AuthOutcome {
+  if (verdict.ok) return verdict;
+  if ('error' in verdict) return { ok: false, error: verdict.error, refusal: verifierDown() };
+  return { ok: false, refusal: unauthorized(verdict.reason, challenge, verdict.scheme) };
+}
+
+/**
  * Authenticates a request by its `Authorization: Bearer <token>` header. A missing, malformed, unknown,
  * revoked or expired token is refused with HTTP 401 (-31401, `data.reason`), a verifier that throws with
  * HTTP 503 (-31503, `Retry-After: 5`). The token never appears in a refusal.
@@ -65,25 +107,7 @@ export async function authenticate(
   verifier: TokenVerifier,
   challenge: BearerChallenge,
 ): Promise<AuthOutcome> {
-  const header = headers.authorization;
-  if (header === undefined || header.trim() === '')
-    return { ok: false, refusal: unauthorized('missing', challenge) };
-  const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
-  const token = match?.[1];
-  if (token === undefined) {
-    const scheme = header.trim().split(/\s+/)[0] ?? '';
-    const named = KNOWN_SCHEMES.has(scheme.toLowerCase()) ? scheme : '';
-    return { ok: false, refusal: unauthorized('missing', challenge, named) };
-  }
-  let verdict: Awaited<ReturnType<TokenVerifier['verify']>>;
-  try {
-    verdict = await verifier.verify(token);
-  } catch (error) {
-    return { ok: false, error, refusal: verifierDown() };
-  }
-  return verdict.ok
-    ? { ok: true, principal: verdict.principal }
-    : { ok: false, refusal: unauthorized(verdict.reason, challenge) };
+  return answerVerdict(await verifyBearer(headers, verifier), challenge);
 }
 
 /**

@@ -1,23 +1,25 @@
 /**
- * Flood protection per client address, checked before anything else (authentication included).
+ * Flood protection, checked before anything else: per member for requests whose credential the host accepted,
+ * per normalised client address (see {@link floodKey}) for everything else.
  *
  * @packageDocumentation
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { floodKey, type FloodSubject } from './flood-key.ts';
 import { HOST_REFUSAL_CODES } from './refusal-codes.ts';
 import { NOTHING_CHANGED, type HttpRefusal } from './http-refusal.ts';
 
-/** How many requests one client address may send per window. */
+/** How many requests one member, or one client address, may send per window. */
 export interface FloodLimit {
   readonly requests: number;
   readonly perMs: number;
 }
 
-/** Default flood limit: 600 requests per 10 s per client address. */
+/** Default flood limit: 600 requests per 10 s per member or client address. */
 export const DEFAULT_FLOOD_LIMIT: FloodLimit = { requests: 600, perMs: 10_000 };
 
-/** Checks one request from a client address; resolves to a 429 refusal or `undefined` to go on. */
-export type FloodGuard = (clientAddress: string) => Promise<HttpRefusal | undefined>;
+/** Checks one request of a member or client address; resolves to a 429 refusal or `undefined` to go on. */
+export type FloodGuard = (subject: FloodSubject) => Promise<HttpRefusal | undefined>;
 
 /**
  * Builds a flood guard over an in-memory `rate-limiter-flexible` limiter (one process; the per-member
@@ -35,9 +37,9 @@ export function createFloodGuard(limit: FloodLimit | false = DEFAULT_FLOOD_LIMIT
   }
   const limiter = new RateLimiterMemory({ points: limit.requests, duration: limit.perMs / 1000 });
   const window = formatWindow(limit.perMs);
-  return async (clientAddress) => {
+  return async (subject) => {
     try {
-      await limiter.consume(clientAddress, 1);
+      await limiter.consume(floodKey(subject), 1);
       return undefined;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
@@ -51,7 +53,8 @@ export function createFloodGuard(limit: FloodLimit | false = DEFAULT_FLOOD_LIMIT
         quiet: rejection.consumedPoints > limit.requests + 1,
         headers: { 'retry-after': String(retryAfterS) },
         message:
-          `Too many requests from this client address: the limit is ${limit.requests} requests per ${window}. ` +
+          `Too many requests ${'principal' in subject ? 'with this credential' : 'from this client address'}: ` +
+          `the limit is ${limit.requests} requests per ${window}. ` +
           `Wait ${retryAfterS} s (Retry-After) before sending the next request; requests sent sooner are refused the same way. ` +
           NOTHING_CHANGED,
         data: { retryAfterMs, limit: limit.requests, perMs: limit.perMs },

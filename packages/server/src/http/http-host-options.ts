@@ -56,7 +56,15 @@ export interface HttpHostOptions {
   readonly alsoAllowedHosts?: readonly string[];
   /** Browser origins accepted besides `allowedOrigins` or its default. */
   readonly alsoAllowedOrigins?: readonly string[];
-  /** Per client address, checked before authentication (default 600 requests per 10 s); `false` disables it. */
+  /**
+   * Flood limit, checked before anything else (default 600 requests per 10 s); `false` disables it. A request
+   * whose bearer token the verifier accepts is counted under its member; every other request (no credential,
+   * or one refused) under its client address, normalised: all of loopback (127.0.0.0/8, `::ffff:127.x.x.x`,
+   * `::1`) is one client, an IPv6 address counts by its /64, another IPv4 address as it is. So an
+   * unauthenticated process cannot lock members out, and changing the loopback source address does not buy a
+   * new budget. It does not stop a flood of requests with bad tokens from costing one verification each, nor a
+   * member from spending its own budget; the per-member tool rate limit is the pipeline's.
+   */
   readonly flood?: FloodLimit | false;
   /** Where refusals (info/warn, with the client address, never tokens) and faults go; default silent. */
   readonly logger?: Logger;
@@ -68,7 +76,11 @@ export interface HttpHostOptions {
   readonly tokenHint?: string;
   /** The public URL of the MCP endpoint when it differs from the `Host` the client used (TLS proxy). */
   readonly publicUrl?: string;
-  /** The flood key for a request (default the socket's remote address). */
+  /**
+   * The client address of a request, for the flood guard and the log (default the socket's remote address).
+   * Behind a trusted proxy, read the forwarding header here; IP addresses are normalised as `flood` says, other
+   * text is used as it is.
+   */
   readonly clientAddress?: (req: IncomingMessage) => string;
   /**
    * Serve the 2025 era with sessions (default false: stateless). When on, an `initialize` opens a session with

@@ -23,7 +23,7 @@ import {
   parseJsonRpcBody,
   readBody,
 } from './request-body.ts';
-import { authenticate, DEFAULT_TOKEN_HINT } from './bearer-auth.ts';
+import { answerVerdict, DEFAULT_TOKEN_HINT, verifyBearer, type BearerVerdict } from './bearer-auth.ts';
 import { DEFAULT_MAX_JSON_DEPTH } from '../json-depth.ts';
 import { buildMetadata, metadataPaths } from './protected-resource-metadata.ts';
 import { applyCancellations, isSingleCancellation, legacyCancellations } from './legacy-cancel.ts';
@@ -54,7 +54,8 @@ export { DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS } from './http-host
  * Starts the HTTP host. Refusals, in order: flood (429, -31429) → Host/Origin (403, -31403) → path (404)
  * and method (405) → body size (413, -31413) → content type (415, -31415) → JSON (400, -32700) and
  * JSON-RPC shape (400, -32600) → bearer token (401, -31401; 503 when the verifier throws). Serving goes
- * on after every refusal.
+ * on after every refusal. A request that carries a credential is verified once, before the flood check, so
+ * that an accepted one is counted under its member; the refusal of a bad one still comes last, with its id.
  *
  * @throws RangeError for an invalid `flood`, `maxBodyBytes` or `maxJsonDepth`; the `listen` error when binding fails.
  */
@@ -119,7 +120,16 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       writeRefusal(res, refusal, id);
     };
 
-    const flooded = await flood(client);
+    const { verifier } = options;
+    // A request with a credential is verified first, so that an accepted one is counted under its member and a
+    // flood from other local processes cannot lock members out; the verdict is answered later, with the id.
+    const credential: BearerVerdict | undefined =
+      verifier !== undefined && req.headers.authorization !== undefined
+        ? await verifyBearer(req.headers, verifier)
+        : undefined;
+    const flooded = await flood(
+      credential?.ok === true ? { principal: credential.principal.id } : { address: client },
+    );
     if (flooded !== undefined) return refuse(flooded);
     const operations = await serveOperations(req, res, path, {
       draining: () => gate.draining,
@@ -135,7 +145,6 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (early !== undefined) return refuse(early);
 
     const endpoint = resourceUrl(req);
-    const { verifier } = options;
     if (verifier !== undefined && (path === metadataPath || path === metadataRoot)) {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return refuse(methodNotAllowed(req.method, path, 'GET'));
@@ -159,7 +168,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (verifier === undefined) return ANONYMOUS_PRINCIPAL;
       if (options.anonymous !== undefined && req.headers.authorization === undefined)
         return options.anonymous;
-      const auth = await authenticate(req.headers, verifier, {
+      const auth = answerVerdict(credential ?? (await verifyBearer(req.headers, verifier)), {
         resourceMetadataUrl: new URL(metadataPath, endpoint).href,
         tokenHint,
       });
