@@ -1,8 +1,8 @@
 /**
  * HTTP refusals, once at board level (the host's own tests, test/server-host-http.test.ts, show them in
  * detail against a demo server): the real board behind `startHttpHost` refuses a foreign Host or Origin with 403
- * and an oversized body with 413 and goes on serving; a flood from one address gets 429 with `Retry-After` while
- * another loopback address is still served.
+ * and an oversized body with 413 and goes on serving; a member's flood gets 429 with `Retry-After` from whichever
+ * loopback address it sends, while another member and the flooder's address itself are still served.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ let dataDir: string;
 let board: SqliteBoardServer;
 let host: HttpHost;
 let headers: Record<string, string>;
+let viewerHeaders: Record<string, string>;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'recourse-guardrails-http-'));
   board = createBoardServer({ dataDir, logger: pino({ level: 'silent' }) });
@@ -36,6 +37,11 @@ beforeAll(async () => {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     authorization: `Bearer ${token}`,
+  };
+  const viewer = await board.services.members.add({ name: 'Viewer', kind: 'person', role: 'viewer' });
+  viewerHeaders = {
+    ...headers,
+    authorization: `Bearer ${(await board.services.tokens.create(viewer.id)).token}`,
   };
   host = await startHttpHost({
     factory: board.server.createMcpServer,
@@ -87,7 +93,7 @@ describe('the board behind the HTTP host', () => {
     expect(board.db.prepare('SELECT COUNT(*) AS n FROM tasks').get()).toEqual({ n: 0 });
   });
 
-  it('answers a flood from one address with 429 and Retry-After while another address is served', async () => {
+  it("answers a member's flood with 429 and Retry-After from any address while others are served", async () => {
     let refused: RawResponse | undefined;
     for (let i = 0; i < FLOOD.requests + 5 && refused === undefined; i += 1) {
       const res = await post(host.url, headers, whoami(100 + i));
@@ -99,8 +105,17 @@ describe('the board behind the HTTP host', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(JSON.parse(refused?.text ?? '{}')).toMatchObject({ error: { code: -31429 } });
+    expect(refused?.text).toContain('with this credential');
     expect((await post(host.url, headers, whoami(200))).status).toBe(429);
+    // The budget is the member's: another loopback address does not renew it.
+    expect((await post(host.url, headers, whoami(201), '127.0.0.2')).status).toBe(429);
 
-    expectServed(await post(host.url, headers, whoami(201), '127.0.0.2'));
+    // Another member, from the same address, is counted apart and served.
+    const other = await post(host.url, viewerHeaders, whoami(202));
+    expect(other.status).toBe(200);
+    expect(other.text).toContain('"role":"viewer"');
+    // The address itself was not charged for the member's requests: without a token it is told why (401).
+    const { authorization: _token, ...anonymous } = headers;
+    expect((await post(host.url, anonymous, whoami(203))).status).toBe(401);
   });
 });
