@@ -43,7 +43,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function callbackServer(): Promise<{ url: string; hits: URL[]; server: Server }> {
   const hits: URL[] = [];
   const server = createServer((req, res) => {
-    hits.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+    const hit = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Only the redirect counts: the browser also asks for /favicon.ico after the page loads.
+    if (hit.pathname !== '/callback') return void res.writeHead(404).end();
+    hits.push(hit);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('Signed in; you can close this tab.');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
