@@ -7,20 +7,18 @@
  */
 import type { Pool } from 'pg';
 import type { CallLogEntry } from '@recourse/server';
-import { toCallLogEntry, type BoardCallLog, type CallLogRow } from './call-log.ts';
+import {
+  CALL_LOG_COLUMNS,
+  callLogValues,
+  toCallLogEntry,
+  type BoardCallLog,
+  type CallLogRow,
+} from './call-log.ts';
 
 async function insertEntry(pool: Pool, entry: CallLogEntry): Promise<void> {
   await pool.query(
-    'INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [
-      entry.at,
-      entry.principalId,
-      entry.tool,
-      entry.outcome,
-      entry.code,
-      Math.round(entry.durationMs),
-      entry.correlationId,
-    ],
+    `INSERT INTO call_log (${CALL_LOG_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    callLogValues(entry),
   );
 }
 

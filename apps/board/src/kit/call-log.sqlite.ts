@@ -8,7 +8,14 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { CallLogEntry } from '@recourse/server';
-import { toCallLogEntry, type BoardCallLog, type CallLogQuery, type CallLogRow } from './call-log.ts';
+import {
+  CALL_LOG_COLUMNS,
+  callLogValues,
+  toCallLogEntry,
+  type BoardCallLog,
+  type CallLogQuery,
+  type CallLogRow,
+} from './call-log.ts';
 import { createCallLogBuffer, type CallLogBufferOptions } from './call-log-buffer.ts';
 import type { SerialLock } from '../store/serial-lock.ts';
 import { retryWhileBusy } from '../store/busy-retry.ts';
@@ -30,20 +37,9 @@ export function createSqliteCallLog(
   db: Database,
   options: { lock?: SerialLock; buffer?: CallLogBufferOptions } = {},
 ): SqliteCallLog {
-  const insert = db.prepare(
-    'INSERT INTO call_log (at, member_id, tool, outcome, code, duration_ms, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
+  const insert = db.prepare(`INSERT INTO call_log (${CALL_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insertAll = db.transaction((entries: readonly CallLogEntry[]) => {
-    for (const entry of entries)
-      insert.run(
-        entry.at,
-        entry.principalId,
-        entry.tool,
-        entry.outcome,
-        entry.code,
-        Math.round(entry.durationMs),
-        entry.correlationId,
-      );
+    for (const entry of entries) insert.run(...callLogValues(entry));
   });
   const writeBatch = (entries: readonly CallLogEntry[]): Promise<void> => {
     // Closed with the board: nothing can be written any more (close() flushed what it could).

@@ -48,3 +48,19 @@ export function toCallLogEntry(row: CallLogRow): CallLogEntry {
     correlationId: row.correlation_id,
   };
 }
+
+/** The columns an entry is inserted into, in the order of {@link callLogValues}. */
+export const CALL_LOG_COLUMNS = 'at, member_id, tool, outcome, code, duration_ms, correlation_id';
+
+/** An entry's values for an insert into {@link CALL_LOG_COLUMNS} (the inverse of {@link toCallLogEntry}). */
+export function callLogValues(entry: CallLogEntry): unknown[] {
+  return [
+    entry.at,
+    entry.principalId,
+    entry.tool,
+    entry.outcome,
+    entry.code,
+    Math.round(entry.durationMs),
+    entry.correlationId,
+  ];
+}
