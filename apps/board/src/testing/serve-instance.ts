@@ -64,7 +64,7 @@ export function startServeInstance(options: ServeInstanceOptions = {}): Promise<
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const url = /listening on (http:\/\/\S+\/mcp)/.exec(out)?.[1];
-      if (url === undefined || !out.includes('\nData: ')) return;
+      if (url === undefined || !out.includes('\nData: ') || !out.endsWith('\n')) return;
       const firstStart = out.includes('First start');
       const ownerToken = /^(rbt_\S+)$/m.exec(out)?.[1];
       if (firstStart && ownerToken === undefined) return;

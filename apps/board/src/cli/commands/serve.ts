@@ -92,17 +92,20 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
                 onRefusal: (status: number, reason: string) => metrics.refused(status, reason),
               }),
         });
-    io.out(`Recourse Board listening on ${http.url}`);
-    io.out(`Data: ${where}`);
-    if (first) {
-      io.out(
-        `First start: created owner ${first.member.name} (${first.member.id}). Owner token (shown only once, keep it safe):`,
-      );
-      io.out(first.token);
-      io.out(
-        `Use it as "Authorization: Bearer <token>" with your MCP client, or RECOURSE_TOKEN=<token> recourse-board stdio.`,
-      );
-    }
+    // One write, so that a process reading the banner never sees the address without the owner token.
+    io.out(
+      [
+        `Recourse Board listening on ${http.url}`,
+        `Data: ${where}`,
+        ...(first
+          ? [
+              `First start: created owner ${first.member.name} (${first.member.id}). Owner token (shown only once, keep it safe):`,
+              first.token,
+              `Use it as "Authorization: Bearer <token>" with your MCP client, or RECOURSE_TOKEN=<token> recourse-board stdio.`,
+            ]
+          : []),
+      ].join('\n'),
+    );
     const signal = await io.stopRequested;
     io.err(
       `Received ${signal}; draining: /readyz answers 503, new requests get 503, running calls have up to ${String(operations.drainTimeoutMs)} ms.`,
