@@ -17,7 +17,7 @@ import {
 } from '../apps/board/src/testing/board-host.ts';
 
 const DEADLINE_MS = 300;
-/** The bound: the failure arrives within the deadline plus this. */
+/** The promised bound: the failure arrives within the deadline plus this. */
 const SLACK_MS = 100;
 /** How long the slow store holds a write before trying it: well past the deadline. */
 const SLOW_WRITE_MS = DEADLINE_MS + 500;

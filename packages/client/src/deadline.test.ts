@@ -35,7 +35,7 @@ describe.each(['modern', 'legacy'] as const)('deadlines and cancellation (%s era
     await server.close();
   });
 
-  it('rejects a tool that never answers as timeout within the deadline plus 50 ms, and cancels it on the server', async () => {
+  it('rejects a tool that never answers as timeout within the deadline plus 100 ms, and cancels it on the server', async () => {
     server.inject('echo', { kind: 'hang' });
     const started = Date.now();
     const error = await failureOf(client.callTool('echo', { text: 'x' }, { timeoutMs: 300 }));
@@ -44,7 +44,7 @@ describe.each(['modern', 'legacy'] as const)('deadlines and cancellation (%s era
     expect(error.kind).toBe('local');
     expect(error.message).toMatch(/got no answer within its 300 ms deadline/);
     expect(elapsed).toBeGreaterThanOrEqual(295);
-    expect(elapsed).toBeLessThan(350);
+    expect(elapsed).toBeLessThan(400);
     expect(await until(() => server.state.cancellations.length === 1)).toBe(true);
     expect(server.state.cancellations[0]?.tool).toBe('echo');
     expect(server.executions('echo')).toHaveLength(1); // only the warm-up
