@@ -39,6 +39,14 @@ describe('recourse-board serve', () => {
     expect(url).toBeDefined();
     const token = lines.find((l) => /^rbt_[A-Za-z0-9_-]{43}$/.test(l));
     expect(token).toBeDefined();
+    const origin = new URL(url ?? 'http://x').origin;
+    expect(lines).toContain(`Pages for people: ${origin}/board`);
+    // The first start also prints a one-time link that signs the owner in to the pages.
+    const link = lines.find((l) => l.startsWith(`${origin}/signin?code=`));
+    expect(link).toBeDefined();
+    const signinPage = await fetch(link ?? '');
+    expect(signinPage.status).toBe(200);
+    expect(await signinPage.text()).toContain('Sign in with a one-time link');
 
     const client = new Client(
       { name: 'cli-e2e', version: '0.0.1' },
@@ -75,6 +83,7 @@ describe('recourse-board serve', () => {
     const secondLines = again.lines();
     expect(secondLines[0]).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(secondLines.some((l) => l.startsWith('rbt_'))).toBe(false);
+    expect(secondLines.some((l) => l.includes('/signin?code='))).toBe(false);
     expect(await again.stop()).toBe(0);
   });
 

@@ -383,10 +383,8 @@ export function createConsentPages(deps: ConsentPageDeps) {
     return sendPage(
       res,
       'Signed in',
-      html`<p>
-        Signed in as <strong>${member.name}</strong>. Go back to the application that asked you to sign in and
-        start its sign-in again.
-      </p>`,
+      html`<p>Signed in as <strong>${member.name}</strong>. <a href="/board">Open the board</a>.</p>
+        <p>If an application asked you to sign in, go back to it and start its sign-in again.</p>`,
     );
   }
 

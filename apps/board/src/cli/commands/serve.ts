@@ -92,18 +92,23 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
                 onRefusal: (status: number, reason: string) => metrics.refused(status, reason),
               }),
         });
+    const origin = new URL(http.url).origin;
+    const link = first === undefined ? undefined : await board.accounts.createSigninLink(first.member.id);
     // One write, so that a process reading the banner never sees the address without the owner token.
     io.out(
       [
         `Recourse Board listening on ${http.url}`,
         `Data: ${where}`,
-        ...(first
-          ? [
+        `Pages for people: ${origin}/board`,
+        ...(first === undefined || link === undefined
+          ? []
+          : [
               `First start: created owner ${first.member.name} (${first.member.id}). Owner token (shown only once, keep it safe):`,
               first.token,
               `Use it as "Authorization: Bearer <token>" with your MCP client, or RECOURSE_TOKEN=<token> recourse-board stdio.`,
-            ]
-          : []),
+              `Open the board in a browser with this one-time sign-in link (works once, until ${link.expiresAt}):`,
+              `${origin}/signin?code=${encodeURIComponent(link.secret)}`,
+            ]),
       ].join('\n'),
     );
     const signal = await io.stopRequested;
