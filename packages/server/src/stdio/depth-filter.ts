@@ -2,7 +2,7 @@
  * The stdio leg's guard against deeply nested messages: a line nesting deeper than the limit is answered with
  * -32600 here and never reaches the SDK, whose schema code recurses over every message. A request line of the
  * wrong shape, which the SDK would drop unanswered, is answered with -32600 too ({@link invalidRequestAnswer}),
- * a line that is not JSON with -32700, and JSON that is not an object or array with -32600.
+ * a line that is not JSON with -32700, and JSON that is not an object (a batch included) with -32600.
  *
  * @packageDocumentation
  */
@@ -38,8 +38,8 @@ function quoted(line: string): string {
 }
 
 /**
- * The answer (id null) to a line the SDK would drop without a word: text that is not JSON (-32700), or JSON that
- * is neither an object nor an array (-32600); undefined for anything else.
+ * The answer (id null) to a line the SDK would drop without a word: text that is not JSON (-32700), a batch (a
+ * JSON array, which the protocol no longer has), or JSON that is not an object (-32600); undefined otherwise.
  */
 function unreadableAnswer(line: string, message: unknown): string | undefined {
   if (line.trim() === '') return undefined;
@@ -50,6 +50,13 @@ function unreadableAnswer(line: string, message: unknown): string | undefined {
       message:
         `Parse error: the line starting ${quoted(line)} is not JSON; each line must be one JSON-RPC message. ` +
         'Nothing was done; send it again as valid JSON on a single line.',
+    };
+  } else if (Array.isArray(message)) {
+    error = {
+      code: -32600,
+      message:
+        `Invalid request: the line ${quoted(line)} is a JSON array (a batch); this server takes one JSON-RPC ` +
+        'message per line and answers no batch. Nothing was done; send each message on its own line.',
     };
   } else if (message === null || typeof message !== 'object') {
     error = {

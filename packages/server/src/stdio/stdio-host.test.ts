@@ -112,7 +112,7 @@ describe('startStdioHost', () => {
     await host.close();
   });
 
-  it('answers a line that is not JSON with -32700 and a bare JSON value with -32600, then serves on', async () => {
+  it('answers a line that is not JSON with -32700, and a bare JSON value or a batch with -32600, then serves on', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const out = lines(stdout);
@@ -132,6 +132,10 @@ describe('startStdioHost', () => {
     const bare = await out.next();
     expect(bare).toMatchObject({ id: null, error: { code: -32600 } });
     expect((bare.error as { message: string }).message).toContain('is a JSON number, not a JSON-RPC message');
+    stdin.write('[{"jsonrpc":"2.0","id":7,"method":"tools/list"}]\n');
+    const batch = await out.next();
+    expect(batch).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((batch.error as { message: string }).message).toContain('send each message on its own line');
     send(stdin, {
       jsonrpc: '2.0',
       id: 6,
