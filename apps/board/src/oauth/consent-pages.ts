@@ -31,6 +31,7 @@ import {
 import type { MemberAccounts } from './member-accounts.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { BOARD_SCOPES, roleAtMost } from './oauth-scopes.ts';
+import { createSigninLinkPages } from './signin-link-pages.ts';
 
 const INTERACTION = '/oauth/interaction/';
 const PENDING_COOKIE = 'rb_pending';
@@ -348,53 +349,27 @@ export function createConsentPages(deps: ConsentPageDeps) {
     );
   }
 
-  function signinLinkPage(req: IncomingMessage, res: ServerResponse) {
-    const code = new URL(req.url ?? '/', 'http://x').searchParams.get('code') ?? '';
-    const token = csrf.issue(req, res, 'signin-link');
-    sendPage(
-      res,
-      'Sign in with a one-time link',
-      html`<p>This link signs you in to Recourse Board once, in this browser.</p>
-        <form method="post" action="/signin">
-          <input type="hidden" name="${CSRF_FIELD}" value="${token}" />
-          <input type="hidden" name="code" value="${code}" />
-          <button type="submit">Sign in</button>
-        </form>`,
-    );
-  }
-
-  async function postSigninLink(req: IncomingMessage, res: ServerResponse) {
-    const fields = await checkForm(req, res, 'signin-link');
-    if (fields === undefined) return;
-    const member = await accounts.useSigninLink(fields.get('code') ?? '');
-    if (member === undefined)
-      return sendProblem(
-        res,
-        400,
-        'Sign-in link refused',
-        'This sign-in link is unknown, expired or already used, or its member was revoked.',
-        'Ask the board owner for a new one (recourse-board members signin-link --member <id>); nothing was changed.',
-      );
-    sessions.start(res, member.id);
-    log.info({ member: member.id }, 'signed in with a one-time link');
-    const pending = readCookies(req).get(PENDING_COOKIE);
-    if (pending !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(pending))
-      return redirect(res, `${INTERACTION}${pending}`);
-    return sendPage(
-      res,
-      'Signed in',
-      html`<p>Signed in as <strong>${member.name}</strong>. <a href="/board">Open the board</a>.</p>
-        <p>If an application asked you to sign in, go back to it and start its sign-in again.</p>`,
-    );
-  }
+  const links = createSigninLinkPages({
+    csrf,
+    sessions,
+    accounts,
+    log,
+    checkForm,
+    afterSignin: (req) => {
+      const pending = readCookies(req).get(PENDING_COOKIE);
+      return pending !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(pending)
+        ? `${INTERACTION}${pending}`
+        : undefined;
+    },
+  });
 
   return {
     /** Serves the request when it is a page route (true), else false. */
     async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
       const method = req.method ?? 'GET';
       if (path === '/signin') {
-        if (method === 'GET' || method === 'HEAD') signinLinkPage(req, res);
-        else if (method === 'POST') await postSigninLink(req, res);
+        if (method === 'GET' || method === 'HEAD') links.page(req, res);
+        else if (method === 'POST') await links.post(req, res);
         else sendProblem(res, 405, 'Method not allowed', `${method} is not allowed here; use GET or POST.`);
         return true;
       }
