@@ -57,6 +57,42 @@ export function createBoardPages(deps: BoardPagesDeps) {
   const token = (req: IncomingMessage, res: ServerResponse, member: Member) =>
     csrf.issue(req, res, purpose(member));
 
+  /**
+   * Signs out on a POST from the board's own pages (a cross-origin form is refused, so another site cannot sign a
+   * person out); a GET, where the navigation's link leads, shows the button.
+   */
+  function signOut(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    if (req.method !== 'POST') {
+      sendBoardPage(
+        res,
+        'Sign out',
+        undefined,
+        html`<p>Sign out of Recourse Board in this browser?</p>
+          <form method="post" action="${BOARD_BASE}/signout">
+            <button type="submit">Sign out</button>
+          </form>`,
+      );
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== deps.origin) {
+      sendBoardPage(
+        res,
+        'Sign out refused',
+        undefined,
+        alertBox(
+          `The sign-out form was sent from another origin (${origin}), so you are still signed in. Use Sign out on the board's own pages.`,
+        ),
+        403,
+      );
+      return;
+    }
+    sessions.end(res);
+    res.writeHead(303, { ...boardPageHeaders(), location: `${BOARD_BASE}/signin` });
+    res.end();
+  }
+
   /** All tasks through the services (for the change fingerprint only; never shown). */
   async function allTasks(): Promise<Task[]> {
     const { tasks } = await board.services.tasks.search({ limit: 10_000, offset: 0 });
@@ -238,9 +274,7 @@ export function createBoardPages(deps: BoardPagesDeps) {
         return true;
       }
       if (path === `${BOARD_BASE}/signout`) {
-        sessions.end(res);
-        res.writeHead(303, { ...boardPageHeaders(), location: `${BOARD_BASE}/signin` });
-        res.end();
+        signOut(req, res);
         return true;
       }
       const member = await signedIn(req);
