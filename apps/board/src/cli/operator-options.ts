@@ -26,14 +26,23 @@ export function boardOptionsOf(settings: OperatorSettings): Omit<BoardServerOpti
 }
 
 /**
- * The HTTP host options (body, depth, flood, hosts, origins, public URL) of `settings`; the public URL's host
+ * The HTTP host options (body, depth, request time, batch size, connections, flood, hosts, origins, public URL)
+ * of `settings`; the public URL's host
  * and origin are accepted too.
  */
 export function httpOptionsOf(
   settings: OperatorSettings,
 ): Pick<
   HttpHostOptions,
-  'maxBodyBytes' | 'maxJsonDepth' | 'flood' | 'publicUrl' | 'alsoAllowedHosts' | 'alsoAllowedOrigins'
+  | 'maxBodyBytes'
+  | 'maxJsonDepth'
+  | 'requestTimeoutMs'
+  | 'maxBatchMessages'
+  | 'maxConnections'
+  | 'flood'
+  | 'publicUrl'
+  | 'alsoAllowedHosts'
+  | 'alsoAllowedOrigins'
 > {
   const flood =
     settings.floodLimit === false
@@ -48,6 +57,9 @@ export function httpOptionsOf(
   return {
     ...(settings.maxBodyBytes === undefined ? {} : { maxBodyBytes: settings.maxBodyBytes }),
     ...(settings.maxJsonDepth === undefined ? {} : { maxJsonDepth: settings.maxJsonDepth }),
+    ...(settings.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: settings.requestTimeoutMs }),
+    ...(settings.maxBatchMessages === undefined ? {} : { maxBatchMessages: settings.maxBatchMessages }),
+    ...(settings.maxConnections === undefined ? {} : { maxConnections: settings.maxConnections }),
     ...(flood === undefined ? {} : { flood }),
     ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
     alsoAllowedHosts: [...(settings.allowedHosts ?? []), ...(publicUrl ? [publicUrl.host] : [])],

@@ -33,6 +33,12 @@ export interface OperatorSettings {
   readonly maxJsonDepth?: number;
   /** HTTP only: largest request body in bytes. */
   readonly maxBodyBytes?: number;
+  /** Longest time a client may take to send a whole request (`--request-timeout`). */
+  readonly requestTimeoutMs?: number;
+  /** Most messages in one JSON-RPC batch (`--max-batch`). */
+  readonly maxBatchMessages?: number;
+  /** Most HTTP connections open at once (`--max-connections`). */
+  readonly maxConnections?: number;
   /** HTTP only: requests per flood window per member or unauthenticated client address; `false` turns the guard off. */
   readonly floodLimit?: number | false;
   /** HTTP only: the flood window in milliseconds. */
@@ -199,6 +205,31 @@ export const OPERATOR_SETTINGS: readonly OperatorSetting[] = [
     value: 'BYTES',
     help: 'largest request body, 1024 to 67108864 (default 1048576, 1 MiB)',
     apply: (raw, into, source) => (into['maxBodyBytes'] = whole(source, raw, 1024, 64 * 1024 * 1024)),
+  },
+  {
+    flag: 'request-timeout',
+    env: 'RECOURSE_REQUEST_TIMEOUT',
+    commands: ['serve'],
+    value: 'DURATION',
+    help: 'longest time a client may take to send a whole request (slower ones get 408 and are closed), 1s to 10m (default 30s)',
+    apply: (raw, into, source) =>
+      (into['requestTimeoutMs'] = duration(source, raw, 1_000, 600_000, 'from 1s to 10m')),
+  },
+  {
+    flag: 'max-batch',
+    env: 'RECOURSE_MAX_BATCH',
+    commands: ['serve'],
+    value: 'MESSAGES',
+    help: 'most messages in one JSON-RPC batch (2025-03-26 clients), 1 to 1000 (default 16)',
+    apply: (raw, into, source) => (into['maxBatchMessages'] = whole(source, raw, 1, 1000)),
+  },
+  {
+    flag: 'max-connections',
+    env: 'RECOURSE_MAX_CONNECTIONS',
+    commands: ['serve'],
+    value: 'CONNECTIONS',
+    help: 'most HTTP connections open at once (the ones beyond are closed as they arrive), 16 to 65536 (default 1024)',
+    apply: (raw, into, source) => (into['maxConnections'] = whole(source, raw, 16, 65_536)),
   },
   {
     flag: 'flood-limit',
