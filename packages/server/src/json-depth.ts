@@ -43,3 +43,18 @@ export function tooDeepMessage(limit: number): string {
     'Send the same request with flatter arguments; retrying it unchanged will be refused again. Nothing was changed.'
   );
 }
+
+/**
+ * The id of the JSON-RPC request in `text` (a message refused for its depth), or `null` when it has none or is
+ * not JSON; `JSON.parse` does not recurse in V8, so this is safe at any depth.
+ */
+export function idOfJsonText(text: string): string | number | null {
+  try {
+    const message = JSON.parse(text) as unknown;
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
+    const id = (message as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}

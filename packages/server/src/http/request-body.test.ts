@@ -26,6 +26,21 @@ describe('request body checks', () => {
     expect(checkContentType({})?.message).toContain('No Content-Type header');
   });
 
+  it('refuses a body nested too deeply with -32600 and the request id, so the client can match the answer', () => {
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+    const request = `{"jsonrpc":"2.0","id":"deep-1","method":"tools/call","params":{"name":"echo","arguments":{"x":${deep}}}}`;
+    expect(parseJsonRpcBody(request, 64)).toMatchObject({
+      ok: false,
+      id: 'deep-1',
+      refusal: { status: 400, code: -32600, reason: 'json-depth', data: { maxDepth: 64 } },
+    });
+    expect(parseJsonRpcBody(deep, 64)).toMatchObject({
+      ok: false,
+      id: null,
+      refusal: { reason: 'json-depth' },
+    });
+  });
+
   it('refuses malformed JSON with -32700 and non-JSON-RPC with -32600, echoing the id when present', () => {
     expect(parseJsonRpcBody('{"jsonrpc":')).toMatchObject({
       ok: false,

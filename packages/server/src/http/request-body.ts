@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HOST_REFUSAL_CODES, JSON_RPC_CODES } from './refusal-codes.ts';
 import { NOTHING_CHANGED, clip, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
-import { DEFAULT_MAX_JSON_DEPTH, jsonDepth, tooDeepMessage } from '../json-depth.ts';
+import { DEFAULT_MAX_JSON_DEPTH, idOfJsonText, jsonDepth, tooDeepMessage } from '../json-depth.ts';
 
 /** Default body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -108,7 +108,7 @@ export function parseJsonRpcBody(
   if (jsonDepth(text, maxDepth) > maxDepth) {
     return {
       ok: false,
-      id: null,
+      id: idOfJsonText(text),
       refusal: {
         status: 400,
         code: JSON_RPC_CODES.InvalidRequest,

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { Transform, type Readable } from 'node:stream';
-import { jsonDepth, tooDeepMessage } from '../json-depth.ts';
+import { idOfJsonText, jsonDepth, tooDeepMessage } from '../json-depth.ts';
 import { invalidRequestAnswer } from './request-shape.ts';
 
 /** The line parsed, or undefined when it is not JSON. */
@@ -16,18 +16,6 @@ function parsed(line: string): unknown {
     return JSON.parse(line) as unknown;
   } catch {
     return undefined;
-  }
-}
-
-/** The id of a JSON-RPC request line, or `null`; `JSON.parse` itself does not recurse in V8. */
-function idOf(line: string): string | number | null {
-  try {
-    const message = JSON.parse(line) as unknown;
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
-    const id = (message as { id?: unknown }).id;
-    return typeof id === 'string' || typeof id === 'number' ? id : null;
-  } catch {
-    return null;
   }
 }
 
@@ -85,7 +73,7 @@ export function filterDeepLines(input: Readable, maxDepth: number, answer: (line
       return;
     }
     const error = { code: -32600, message: tooDeepMessage(maxDepth), data: { maxDepth } };
-    answer(`${JSON.stringify({ jsonrpc: '2.0', id: idOf(line), error })}\n`);
+    answer(`${JSON.stringify({ jsonrpc: '2.0', id: idOfJsonText(line), error })}\n`);
   };
   const filter = new Transform({
     transform(chunk: Buffer | string, _encoding, done) {
