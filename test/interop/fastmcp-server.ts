@@ -1,8 +1,8 @@
 /**
  * An MCP server built with fastmcp, the most used framework on top of the v1 SDK, over stateless Streamable
- * HTTP, stateful Streamable HTTP (sessions) or stdio, with the same tools as `v1-server.ts` except `dropping`
- * (fastmcp owns its HTTP server, so a tool cannot reach the connection), plus `slow_capped`, a slow tool under
- * fastmcp's own 100 ms `timeoutMs`.
+ * HTTP, stateful Streamable HTTP (sessions) or stdio, with the same tools as `v1-server.ts` except `dropping` and
+ * `throttled` (fastmcp owns its HTTP server, so neither a tool nor a limiter in front can reach the connection),
+ * plus `slow_capped`, a slow tool under fastmcp's own 100 ms `timeoutMs`.
  *
  * Run: `node --import tsx test/interop/fastmcp-server.ts stateless|stateful|stdio`. Over HTTP it listens on a
  * free loopback port and prints `READY <url>` on stdout.
@@ -12,7 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { FastMCP } from 'fastmcp';
 import { z } from 'zod';
 import { FAILURE_CASES, failLike } from './real-failures.ts';
-import { FLAKY_TEXT, flakyShouldFail, recordText, runSlow, transportArg } from './interop-record.ts';
+import {
+  FLAKY_TEXT,
+  flakyShouldFail,
+  recordText,
+  runProgressing,
+  runSlow,
+  transportArg,
+} from './interop-record.ts';
 
 const server = new FastMCP({ name: 'interop-fastmcp', version: '1.0.0' });
 
@@ -24,10 +31,33 @@ server.addTool({
   execute: async ({ ms, tag }, context) => ((await runSlow(tag, ms, context.signal)) ? 'done' : 'stopped'),
 });
 server.addTool({
+  name: 'progressing',
+  description: 'Waits ms milliseconds, reporting progress every everyMs, then answers done.',
+  parameters: z.object({ ms: z.number().int().min(0), everyMs: z.number().int().min(10), tag: z.string() }),
+  annotations: { readOnlyHint: true },
+  execute: async ({ ms, everyMs, tag }, context) =>
+    (await runProgressing(tag, ms, everyMs, context.signal, (progress, total) =>
+      context.reportProgress({ progress, total }),
+    ))
+      ? 'done'
+      : 'stopped',
+});
+server.addTool({
   name: 'flaky',
   description: 'Fails transiently `failures` times for a key, then answers ok.',
   parameters: z.object({ key: z.string(), failures: z.number().int().min(0) }),
   annotations: { readOnlyHint: true },
+  execute: ({ key, failures }) =>
+    Promise.resolve(
+      flakyShouldFail(key, failures)
+        ? { isError: true, content: [{ type: 'text' as const, text: FLAKY_TEXT }] }
+        : 'ok',
+    ),
+});
+server.addTool({
+  name: 'flaky_write',
+  description: 'Like flaky, but a write: no read-only or idempotent hint.',
+  parameters: z.object({ key: z.string(), failures: z.number().int().min(0) }),
   execute: ({ key, failures }) =>
     Promise.resolve(
       flakyShouldFail(key, failures)

@@ -9,20 +9,15 @@
  * test fails (and the README's limit can go) once fastmcp starts to listen.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecourseClient, isRecourseCallError } from '@recourse/client';
+import { createRecourseClient } from '@recourse/client';
 import type { RecourseClient } from '@recourse/client';
-import { INTEROP_COMBINATIONS, startInteropServer } from './interop-servers.ts';
+import { INTEROP_COMBINATIONS, isDeafToCancellation, startInteropServer } from './interop-servers.ts';
 import type { InteropServer } from './interop-servers.ts';
-import type { InteropRecord, SlowRun } from './interop-record.ts';
+import type { SlowRun } from './interop-record.ts';
+import { failureOf, pause, serverRecord } from './interop-client.ts';
 
 /** How soon after the client gives up the server must have been told to stop. */
 const STOPPED_WITHIN_MS = 500;
-
-async function serverRecord(client: RecourseClient): Promise<InteropRecord> {
-  const { result } = await client.callTool('interop_log');
-  const first = result.content[0];
-  return JSON.parse(first?.type === 'text' ? first.text : '{}') as InteropRecord;
-}
 
 /** Polls the server's record until the run tagged `tag` has stopped, or 2 s pass. */
 async function stoppedRun(client: RecourseClient, tag: string): Promise<SlowRun | undefined> {
@@ -30,22 +25,9 @@ async function stoppedRun(client: RecourseClient, tag: string): Promise<SlowRun 
   for (;;) {
     const run = (await serverRecord(client)).slow.find((r) => r.tag === tag);
     if (run?.abortedAt !== undefined || run?.finishedAt !== undefined || Date.now() > until) return run;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50);
   }
 }
-
-async function failureOf(call: Promise<unknown>): Promise<{ code: string; at: number }> {
-  try {
-    await call;
-  } catch (error) {
-    if (!isRecourseCallError(error)) throw error;
-    return { code: error.code, at: Date.now() };
-  }
-  throw new Error('the call succeeded');
-}
-
-/** The server cannot be told to stop a running call (see above). */
-const DEAF = (kind: string, transport: string): boolean => kind === 'fastmcp' && transport === 'stateless';
 
 function expectStoppedSoonAfter(run: SlowRun | undefined, gaveUpAt: number, deaf: boolean): void {
   expect(run, 'the call reached the server').toBeDefined();
@@ -59,7 +41,7 @@ function expectStoppedSoonAfter(run: SlowRun | undefined, gaveUpAt: number, deaf
 }
 
 describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind, transport) => {
-  const deaf = DEAF(kind, transport);
+  const deaf = isDeafToCancellation(kind, transport);
   let server: InteropServer;
   let client: RecourseClient;
 
@@ -77,7 +59,7 @@ describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind
   it(`${deaf ? 'cannot stop' : 'stops'} a 5 s tool on the server once its 500 ms deadline passes`, async () => {
     const tag = `deadline-${kind}-${transport}`;
     const failure = await failureOf(client.callTool('slow', { ms: 5_000, tag }, { timeoutMs: 500 }));
-    expect(failure.code).toBe('CALL_TIMEOUT');
+    expect(failure.error.code).toBe('CALL_TIMEOUT');
     expectStoppedSoonAfter(await stoppedRun(client, tag), failure.at, deaf);
   });
 
@@ -89,7 +71,7 @@ describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind
       client.callTool('slow', { ms: 5_000, tag }, { signal: controller.signal, timeoutMs: 10_000 }),
     );
     clearTimeout(timer);
-    expect(failure.code).toBe('CALL_CANCELLED');
+    expect(failure.error.code).toBe('CALL_CANCELLED');
     expectStoppedSoonAfter(await stoppedRun(client, tag), failure.at, deaf);
   });
 });

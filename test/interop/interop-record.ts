@@ -1,6 +1,7 @@
 /**
  * What an interop server remembers about the tool work it did, shared by the v1 SDK and fastmcp servers:
- * when each slow call started, whether and when it was told to stop, and how often each flaky key failed.
+ * when each slow (or progressing) call started, whether and when it was told to stop, how often each flaky key
+ * failed, how often each dropping key ran, and how often each throttled key was refused and ran.
  * Tests read it back through the `interop_log` tool (one record per server process, so it also spans the
  * per-request server instances of stateless HTTP).
  */
@@ -18,10 +19,15 @@ export interface SlowRun {
 /** The record of one server process. */
 export interface InteropRecord {
   readonly slow: SlowRun[];
+  /** Failures answered per flaky key. */
   readonly flaky: Record<string, number>;
+  /** Runs of the `dropping` tool per key (each one did its work before the connection was destroyed). */
+  readonly dropped: Record<string, number>;
+  /** Per throttled key: requests refused with 429 before reaching the tool, and runs of the tool. */
+  readonly throttled: Record<string, { refused: number; ran: number }>;
 }
 
-export const record: InteropRecord = { slow: [], flaky: {} };
+export const record: InteropRecord = { slow: [], flaky: {}, dropped: {}, throttled: {} };
 
 /**
  * The `slow` tool: waits `ms` milliseconds unless `signal` fires first, recording either. Resolves with
@@ -44,6 +50,54 @@ export function runSlow(tag: string, ms: number, signal: AbortSignal): Promise<b
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * The `progressing` tool: like {@link runSlow}, and calls `report` every `everyMs` milliseconds with the
+ * elapsed time and `ms` as the total, until the wait ends or `signal` fires.
+ */
+export async function runProgressing(
+  tag: string,
+  ms: number,
+  everyMs: number,
+  signal: AbortSignal,
+  report: (progress: number, total: number) => Promise<void>,
+): Promise<boolean> {
+  const startedAt = Date.now();
+  const ticker = setInterval(
+    () => {
+      report(Date.now() - startedAt, ms).catch(() => undefined);
+    },
+    Math.max(10, everyMs),
+  );
+  try {
+    return await runSlow(tag, ms, signal);
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+/** The `dropping` tool's work: counts a run of `key`; true while the connection is to be dropped after it. */
+export function dropAfterRun(key: string, drops: number): boolean {
+  const runs = (record.dropped[key] ?? 0) + 1;
+  record.dropped[key] = runs;
+  return runs <= drops;
+}
+
+/**
+ * The rate limiter in front of the v1 HTTP server, in the way express-rate-limit and gateways answer: true when
+ * this request for `key` is refused (the first `refusals` times), counting it; false when it may reach the tool.
+ */
+export function throttleRefuses(key: string, refusals: number): boolean {
+  const entry = (record.throttled[key] ??= { refused: 0, ran: 0 });
+  if (entry.refused >= refusals) return false;
+  entry.refused += 1;
+  return true;
+}
+
+/** The `throttled` tool: counts a run of `key`. */
+export function throttledRan(key: string): void {
+  (record.throttled[key] ??= { refused: 0, ran: 0 }).ran += 1;
 }
 
 /** The `flaky` tool: true while `key` has failed fewer than `failures` times (and counts this failure). */

@@ -30,6 +30,15 @@ export const INTEROP_COMBINATIONS: readonly (readonly [InteropServerKind, Intero
   ['fastmcp', 'stdio'],
 ];
 
+/**
+ * Whether no client can stop a running handler on this combination: fastmcp's stateless HTTP (mcp-proxy builds a
+ * server per POST and neither closes it when the request's stream closes nor routes `notifications/cancelled`
+ * to it; see the client README's limits).
+ */
+export function isDeafToCancellation(kind: InteropServerKind, transport: InteropTransport): boolean {
+  return kind === 'fastmcp' && transport === 'stateless';
+}
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function script(kind: InteropServerKind): string {
