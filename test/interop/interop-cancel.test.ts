@@ -13,32 +13,7 @@ import { createRecourseClient } from '@recourse/client';
 import type { RecourseClient } from '@recourse/client';
 import { INTEROP_COMBINATIONS, isDeafToCancellation, startInteropServer } from './interop-servers.ts';
 import type { InteropServer } from './interop-servers.ts';
-import type { SlowRun } from './interop-record.ts';
-import { failureOf, pause, serverRecord } from './interop-client.ts';
-
-/** How soon after the client gives up the server must have been told to stop. */
-const STOPPED_WITHIN_MS = 500;
-
-/** Polls the server's record until the run tagged `tag` has stopped, or 2 s pass. */
-async function stoppedRun(client: RecourseClient, tag: string): Promise<SlowRun | undefined> {
-  const until = Date.now() + 2_000;
-  for (;;) {
-    const run = (await serverRecord(client)).slow.find((r) => r.tag === tag);
-    if (run?.abortedAt !== undefined || run?.finishedAt !== undefined || Date.now() > until) return run;
-    await pause(50);
-  }
-}
-
-function expectStoppedSoonAfter(run: SlowRun | undefined, gaveUpAt: number, deaf: boolean): void {
-  expect(run, 'the call reached the server').toBeDefined();
-  if (deaf) {
-    expect(run?.abortedAt, 'this server cannot hear a cancellation').toBeUndefined();
-    return;
-  }
-  expect(run?.finishedAt, 'the handler ran to the end').toBeUndefined();
-  expect(run?.abortedAt, 'the handler was told to stop').toBeDefined();
-  expect((run?.abortedAt ?? Infinity) - gaveUpAt).toBeLessThanOrEqual(STOPPED_WITHIN_MS);
-}
+import { expectStoppedSoonAfter, failureOf, stoppedRun } from './interop-client.ts';
 
 describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind, transport) => {
   const deaf = isDeafToCancellation(kind, transport);
