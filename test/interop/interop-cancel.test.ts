@@ -6,14 +6,15 @@
  * fastmcp's stateless mode is the one server that cannot hear it: its HTTP layer (mcp-proxy) builds a server per
  * request and neither closes it when the client closes the request's stream nor routes `notifications/cancelled`
  * to it, so no client can stop a running handler there. That case pins the server's behaviour instead, so this
- * test fails (and the README's limit can go) once fastmcp starts to listen.
+ * test fails (and the README's limit can go) once fastmcp starts to listen. What does stop a handler there is
+ * the server's own limit: a fastmcp tool's `timeoutMs` fires its `context.signal` on every transport.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecourseClient } from '@recourse/client';
 import type { RecourseClient } from '@recourse/client';
 import { INTEROP_COMBINATIONS, isDeafToCancellation, startInteropServer } from './interop-servers.ts';
 import type { InteropServer } from './interop-servers.ts';
-import { expectStoppedSoonAfter, failureOf, stoppedRun } from './interop-client.ts';
+import { STOPPED_WITHIN_MS, expectStoppedSoonAfter, failureOf, stoppedRun } from './interop-client.ts';
 
 describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind, transport) => {
   const deaf = isDeafToCancellation(kind, transport);
@@ -49,4 +50,17 @@ describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind
     expect(failure.error.code).toBe('CALL_CANCELLED');
     expectStoppedSoonAfter(await stoppedRun(client, tag), failure.at, deaf);
   });
+
+  if (kind === 'fastmcp')
+    it("stops a tool on the server at fastmcp's own timeoutMs, and the call fails as a transient tool failure", async () => {
+      const tag = `capped-${kind}-${transport}`;
+      const failure = await failureOf(
+        client.callTool('slow_capped', { ms: 5_000, tag }, { retry: { maxAttempts: 1 } }),
+      );
+      expect(failure.error.kind === 'tool' && failure.error.category).toBe('transient');
+      expect(failure.error.message).toContain('timed out after 100ms');
+      const run = await stoppedRun(client, tag);
+      expect(run?.finishedAt, 'the handler ran to the end').toBeUndefined();
+      expect((run?.abortedAt ?? Infinity) - (run?.startedAt ?? 0)).toBeLessThan(STOPPED_WITHIN_MS);
+    });
 });
