@@ -14,7 +14,13 @@ import { createRecourseClient } from '@recourse/client';
 import type { RecourseClient } from '@recourse/client';
 import { INTEROP_COMBINATIONS, isDeafToCancellation, startInteropServer } from './interop-servers.ts';
 import type { InteropServer } from './interop-servers.ts';
-import { STOPPED_WITHIN_MS, expectStoppedSoonAfter, failureOf, stoppedRun } from './interop-client.ts';
+import {
+  STOPPED_WITHIN_MS,
+  expectStoppedSoonAfter,
+  failureOf,
+  serverRecord,
+  stoppedRun,
+} from './interop-client.ts';
 
 describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind, transport) => {
   const deaf = isDeafToCancellation(kind, transport);
@@ -63,4 +69,34 @@ describe.each(INTEROP_COMBINATIONS)('cancellation on a %s server over %s', (kind
       expect(run?.finishedAt, 'the handler ran to the end').toBeUndefined();
       expect((run?.abortedAt ?? Infinity) - (run?.startedAt ?? 0)).toBeLessThan(STOPPED_WITHIN_MS);
     });
+
+  if (transport === 'stdio')
+    it.each([
+      ['an abort', 'CALL_CANCELLED', () => ({ signal: AbortSignal.timeout(200) })],
+      ['the deadline', 'CALL_TIMEOUT', () => ({ timeoutMs: 200 })],
+    ] as const)(
+      'ends a call cut short by %s while the server is still starting as never sent',
+      async (_what, code, options) => {
+        const starting = createRecourseClient({
+          target: server.target,
+          name: `${kind}-${transport}-starting`,
+        });
+        try {
+          const { error } = await failureOf(
+            starting.callTool('slow', { ms: 0, tag: `starting-${code}` }, options()),
+          );
+          expect(error.code).toBe(code);
+          expect(error.kind === 'local' && error.mayHaveReachedServer).toBe(false);
+          expect(error.message).toMatch(/(before it was sent|not sent)/);
+          expect(error.message).toMatch(/nothing was (changed|sent)/i);
+          const record = await serverRecord(starting);
+          expect(
+            record.slow.some((r) => r.tag === `starting-${code}`),
+            'the call reached the server',
+          ).toBe(false);
+        } finally {
+          await starting.close();
+        }
+      },
+    );
 });

@@ -24,7 +24,10 @@ describe.each(INTEROP_COMBINATIONS)(
     let client: RecourseClient;
     /** The caller declares `flaky_write` idempotent. */
     let declaring: RecourseClient;
-    /** One attempt per call, a breaker opening after 3 faults, one call running and one queued. */
+    /**
+     * One attempt per call, a breaker opening after 3 faults, one call running and one queued, and `flaky_write`
+     * rerouted to `flaky` while its breaker is open.
+     */
     let guarded: RecourseClient;
     const key = (what: string): string => `${what}-${kind}-${transport}`;
 
@@ -44,6 +47,12 @@ describe.each(INTEROP_COMBINATIONS)(
         retry: { maxAttempts: 1 },
         breaker: { threshold: 3, halfOpenAfterMs: 1_000 },
         bulkhead: { maxConcurrent: 1, maxQueue: 1 },
+        fallbacks: {
+          flaky_write: {
+            tool: 'flaky',
+            mapArguments: (args) => ({ key: `fallback-${String(args.key)}`, failures: 0 }),
+          },
+        },
       });
     });
 
@@ -128,6 +137,23 @@ describe.each(INTEROP_COMBINATIONS)(
       expect(resultText((await client.callTool('flaky', args)).result)).toBe('ok');
       expect(client.breakerState('flaky')).toBe('closed');
       expect(events).toEqual(['break', 'half_open', 'reset']);
+    });
+
+    it('sends the calls of a tool whose breaker is open to its declared fallback', async () => {
+      const args = { key: key('rerouted'), failures: 10 };
+      for (let i = 0; i < 3; i++) {
+        expect((await failureOf(guarded.callTool('flaky_write', args))).error.code).toBe('CALL_TOOL_FAILED');
+      }
+      const rerouted = await guarded.callTool('flaky_write', args);
+      expect(resultText(rerouted.result)).toBe('ok');
+      expect(rerouted.tool).toBe('flaky');
+      expect(rerouted.reroutedFrom).toEqual({
+        server: guarded.name,
+        tool: 'flaky_write',
+        reason: 'circuit_open',
+      });
+      const record = await serverRecord(guarded);
+      expect(record.flaky[args.key], 'the open breaker kept the call from the failing tool').toBe(3);
     });
 
     it('refuses a call beyond the bulkhead at once, without sending it', async () => {
