@@ -14,7 +14,9 @@ import { z } from 'zod';
 import { FAILURE_CASES, failLike } from './real-failures.ts';
 import {
   FLAKY_TEXT,
+  NAME_SCHEMA,
   flakyShouldFail,
+  greeting,
   recordText,
   runProgressing,
   runSlow,
@@ -83,6 +85,13 @@ server.addTool({
   description: 'Runs an operation that fails in the field and throws what it threw.',
   parameters: z.object({ how: z.enum(FAILURE_CASES) }),
   execute: ({ how }) => failLike(how),
+});
+server.addTool({
+  name: 'ask',
+  description: 'Asks the client for a name (elicitation) and greets it, or says what the client answered.',
+  parameters: z.object({ question: z.string() }),
+  execute: async ({ question }, context) =>
+    greeting(await context.elicit({ mode: 'form', message: question, requestedSchema: NAME_SCHEMA })),
 });
 server.addTool({
   name: 'interop_log',

@@ -113,6 +113,19 @@ export function recordText(): string {
   return JSON.stringify(record);
 }
 
+/** What the `ask` tool asks for: a name. */
+export const NAME_SCHEMA = {
+  type: 'object' as const,
+  properties: { name: { type: 'string' as const } },
+  required: ['name'],
+};
+
+/** The `ask` tool's answer: a greeting when the client accepted, else the client's action. */
+export function greeting(answer: { action: string; content?: Record<string, unknown> | undefined }): string {
+  const name = answer.content?.name;
+  return answer.action === 'accept' && typeof name === 'string' ? `hello ${name}` : answer.action;
+}
+
 /** The failure text the `flaky` tool sends, in the words a typical upstream wrapper uses. */
 export const FLAKY_TEXT = 'Upstream service unavailable, please try again later.';
 

@@ -12,7 +12,8 @@
  * `dropping` (HTTP only: does its work, then destroys the connection instead of answering, the first `drops` times
  * per key), `throttled` (HTTP only: a rate limiter in front of the server refuses it with 429 and
  * `Retry-After: 1` the first `refusals` times per key, before it reaches the MCP layer), `fails_like` (runs a
- * real failing operation, see `real-failures.ts`) and `interop_log` (the record of all of these).
+ * real failing operation, see `real-failures.ts`), `ask` (asks the client for a name by elicitation; needs a
+ * session: stateful HTTP or stdio) and `interop_log` (the record of all of these).
  */
 import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -27,7 +28,9 @@ import { z } from 'zod';
 import { FAILURE_CASES, failLike } from './real-failures.ts';
 import {
   FLAKY_TEXT,
+  NAME_SCHEMA,
   dropAfterRun,
+  greeting,
   flakyShouldFail,
   recordText,
   runProgressing,
@@ -137,6 +140,21 @@ function build(): McpServer {
       inputSchema: { how: z.enum(FAILURE_CASES) },
     },
     ({ how }) => failLike(how),
+  );
+  server.registerTool(
+    'ask',
+    {
+      description:
+        'Asks the client for a name (elicitation) and greets it, or says what the client answered.',
+      inputSchema: { question: z.string() },
+    },
+    async ({ question }, extra) => {
+      const answer = await server.server.elicitInput(
+        { mode: 'form', message: question, requestedSchema: NAME_SCHEMA },
+        { relatedRequestId: extra.requestId },
+      );
+      return { content: [{ type: 'text', text: greeting(answer) }] };
+    },
   );
   server.registerTool('interop_log', { description: 'The record of slow and flaky runs.' }, () => ({
     content: [{ type: 'text', text: recordText() }],
