@@ -2,8 +2,9 @@
  * The client's repeat, breaker and bulkhead promises held against servers nobody here wrote: on the v1 SDK and
  * fastmcp, over stateless HTTP, stateful HTTP and stdio. A transient failure of a read-only tool is repeated
  * until the tool answers; the same failure of a write (no read-only or idempotent hint) is not repeated, unless
- * the caller declares the tool idempotent; a tool that keeps failing opens its own breaker while other tools go on
- * working, and a good trial call closes it; a full bulkhead refuses a call without sending it. The server's own
+ * the caller declares the tool idempotent; the breaker counts a real refused connection but not a real validation,
+ * not-found, conflict, permission or rate-limit failure; a tool that keeps failing opens its own breaker while
+ * other tools go on working, a good trial call closes it, and an open breaker reroutes to the declared fallback; a full bulkhead refuses a call without sending it. The server's own
  * record (`interop_log`) says how often each tool really ran.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +138,21 @@ describe.each(INTEROP_COMBINATIONS)(
       expect(resultText((await client.callTool('flaky', args)).result)).toBe('ok');
       expect(client.breakerState('flaky')).toBe('closed');
       expect(events).toEqual(['break', 'half_open', 'reset']);
+    });
+
+    it("counts only the server's sick-server failures against the breaker, read from its real failure texts", async () => {
+      // Refusals that say nothing about the server's health: validation, not found, conflict, permission, rate limit.
+      for (const how of ['zod_enum', 'upstream_404', 'sqlite_unique', 'upstream_403', 'upstream_429']) {
+        const { error } = await failureOf(guarded.callTool('fails_like', { how }));
+        expect(error.kind, how).toBe('tool');
+        expect(error.kind === 'tool' && error.category, how).not.toMatch(/^(transient|internal)$/);
+      }
+      expect(guarded.breakerState('fails_like')).toBe('closed');
+      for (let i = 0; i < 3; i++) {
+        const { error } = await failureOf(guarded.callTool('fails_like', { how: 'connect_refused' }));
+        expect(error.kind === 'tool' && error.category).toBe('transient');
+      }
+      expect(guarded.breakerState('fails_like')).toBe('open');
     });
 
     it('sends the calls of a tool whose breaker is open to its declared fallback', async () => {
