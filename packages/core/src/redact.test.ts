@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactText, redactValue } from './redact.ts';
-import { isSecretName } from './redaction-rules.ts';
+import fc from 'fast-check';
+import { isSecretName, REDACTION_RULES } from './redaction-rules.ts';
 
 /** A realistic leaking message, the secret parts that must be gone, and the marker that replaces them. */
 interface LeakSample {
@@ -383,5 +384,46 @@ describe('isSecretName', () => {
     ]) {
       expect(isSecretName(name)).toBe(false);
     }
+  });
+});
+
+describe('rules skipped by their needs', () => {
+  const withoutNeeds = REDACTION_RULES.map(({ needs: _needs, ...rule }) => rule);
+  const fragments = [
+    ...leaks.map((leak) => leak.text),
+    'No task T-9 exists on the board.',
+    ' at ',
+    '://',
+    '\\',
+    '/',
+    ':',
+    '\n',
+    '  \n',
+    '\n\n\n',
+    'LOCAL',
+    'Internal.Corp:8080',
+    'db.RDS.AMAZONAWS.COM',
+    'eyJ',
+    'SQLITE_',
+    'File "x.py", line 3',
+    'node_modules/',
+  ];
+
+  it('redacts every text exactly as running all the rules would', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...fragments), fc.string()), { maxLength: 8 }),
+        (parts) => {
+          const text = parts.join(' ');
+          expect(redactText(text)).toBe(redactText(text, withoutNeeds));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('still redacts a secret whose rule needs a substring written in another case', () => {
+    expect(redactText('connect to Billing.INTERNAL:5432 failed')).not.toContain('INTERNAL');
+    expect(redactText('server mydb.Database.WINDOWS.NET refused')).toBe('server [redacted-host] refused');
   });
 });

@@ -27,19 +27,27 @@ function trimLineEnd(line: string): string {
  */
 export function redactText(text: string, rules: readonly RedactionRule[] = REDACTION_RULES): string {
   let out = text;
+  let lower: string | undefined;
   for (const rule of rules) {
+    if (rule.needs !== undefined) {
+      const haystack = rule.pattern.ignoreCase ? (lower ??= out.toLowerCase()) : out;
+      if (!rule.needs.some((needle) => haystack.includes(needle))) continue;
+    }
     rule.pattern.lastIndex = 0;
     out =
       typeof rule.replace === 'string'
         ? out.replace(rule.pattern, rule.replace)
         : out.replace(rule.pattern, rule.replace as (match: string, ...rest: unknown[]) => string);
+    lower = undefined;
   }
-  out = out
-    .split('\n')
-    .map(trimLineEnd)
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n');
-  return text.endsWith('\n') ? out : out.replace(/\n+$/, '');
+  // Trailing spaces and runs of blank lines, left where rules removed something (or there in the first place).
+  if (out.includes(' \n') || out.includes('\t\n') || out.includes('\n\n\n') || /[ \t]$/.test(out))
+    out = out
+      .split('\n')
+      .map(trimLineEnd)
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n');
+  return text.endsWith('\n') || !out.endsWith('\n') ? out : out.replace(/\n+$/, '');
 }
 
 /** JSON-ish rendering of any value: strings quoted, `undefined`, functions, symbols and cycles named. */

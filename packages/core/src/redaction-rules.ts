@@ -11,6 +11,12 @@ export interface RedactionRule {
   readonly name: string;
   readonly pattern: RegExp;
   readonly replace: string | ((match: string, ...groups: string[]) => string);
+  /**
+   * Substrings of which every match contains at least one (compared case-insensitively when `pattern` has the
+   * `i` flag, then written in lower case here): a text containing none of them cannot match, and the rule is
+   * skipped for it without running the pattern. Omit it when no such substring exists.
+   */
+  readonly needs?: readonly string[];
 }
 
 /** Keeps trailing sentence punctuation that a greedy pattern swallowed, replacing the rest with `marker`. */
@@ -80,28 +86,38 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     pattern:
       /^(?:[ \t]{2,}at [^\n]*|[ \t]*at (?:[^\n]*\((?:[^()\n]*:\d+(?::\d+)?|native|<anonymous>)\)|[^\s()]+:\d+(?::\d+)?)[ \t]*)(?:\r?\n|$)/gm,
     replace: '',
+    needs: ['at '],
   },
-  { name: 'python-frame', pattern: /^[ \t]*File "[^"\n]+", line \d+[^\n]*(?:\r?\n|$)/gm, replace: '' },
+  {
+    name: 'python-frame',
+    pattern: /^[ \t]*File "[^"\n]+", line \d+[^\n]*(?:\r?\n|$)/gm,
+    replace: '',
+    needs: ['File "'],
+  },
   {
     name: 'private-key',
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
     replace: '[redacted-private-key]',
+    needs: ['-----BEGIN '],
   },
   {
     name: 'connection-string',
     pattern: new RegExp(`\\b${DB_SCHEMES}:\\/\\/[^\\s'"\`<>]+`, 'gi'),
     replace: keepTrailingPunctuation('[redacted-connection-string]'),
+    needs: ['://'],
   },
   {
     name: 'ado-connection-string',
     pattern:
       /\b(?:Server|Data Source|Host|Address|Addr|Network Address|Initial Catalog|Database|User ID|Uid)\s*=\s*[^;\r\n]*;(?:\s*[A-Za-z][A-Za-z ]*=[^;\r\n]*;?)+/gi,
     replace: '[redacted-connection-string]',
+    needs: ['='],
   },
   {
     name: 'jwt',
     pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g,
     replace: '[redacted-jwt]',
+    needs: ['eyJ'],
   },
   {
     name: 'authorization',
@@ -145,11 +161,13 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     name: 'url-credentials',
     pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/@'"`<>]{1,256}@/gi,
     replace: '$1[redacted-credentials]@',
+    needs: ['://'],
   },
   {
     name: 'slack-webhook',
     pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g,
     replace: '[redacted-url]',
+    needs: ['https://hooks.slack.com/'],
   },
   // SQL statements and driver text.
   {
@@ -158,7 +176,12 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
       /\b(?:SELECT\s[^\n;]*?\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\b|UPDATE\s+[\w."`]+\s+SET\b|DELETE\s+FROM\b|(?:CREATE|DROP)\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER|SCHEMA|DATABASE|SEQUENCE)\b|ALTER\s+TABLE\b|TRUNCATE\s+TABLE\b|MERGE\s+INTO\b|REPLACE\s+INTO\b|PRAGMA\s+\w+|select\s+(?:\*|[\w.]+(?:\s*,\s*[\w.]+)+)\s+from\b|insert\s+into\b|delete\s+from\b|update\s+\w+\s+set\s+\w+\s*=|create\s+table\b)[^\n;]*;?/g,
     replace: '[redacted-sql]',
   },
-  { name: 'sqlite-error', pattern: /\bSQLITE_[A-Z_]+\b(?::[^\n]*)?/g, replace: '[redacted-sql]' },
+  {
+    name: 'sqlite-error',
+    pattern: /\bSQLITE_[A-Z_]+\b(?::[^\n]*)?/g,
+    replace: '[redacted-sql]',
+    needs: ['SQLITE_'],
+  },
   {
     name: 'sql-driver-text',
     pattern:
@@ -170,21 +193,25 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     name: 'file-url',
     pattern: /\bfile:\/\/[^\s'"`<>]+/g,
     replace: keepTrailingPunctuation('[redacted-path]'),
+    needs: ['file://'],
   },
   {
     name: 'windows-path',
     pattern: /(?<![\w])[A-Za-z]:\\[^\s'"`<>|,;]*|\\\\[\w.-]+\\[^\s'"`<>|,;]+/g,
     replace: keepTrailingPunctuation('[redacted-path]'),
+    needs: ['\\'],
   },
   {
     name: 'node-modules',
     pattern: new RegExp(`(?<![\\w/])(?:[\\w@.-]{1,100}\\/){0,20}node_modules\\/${PATH_CHARS}*`, 'g'),
     replace: keepTrailingPunctuation('[redacted-path]'),
+    needs: ['node_modules/'],
   },
   {
     name: 'absolute-path',
     pattern: new RegExp(`(?<![\\w.:/~\\]-])~?\\/(?:[\\w@.+-]+\\/)+[\\w@.+-]*(?::\\d+(?::\\d+)?)?`, 'g'),
     replace: keepTrailingPunctuation('[redacted-path]'),
+    needs: ['/'],
   },
   {
     name: 'relative-source-path',
@@ -193,6 +220,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
       'g',
     ),
     replace: '[redacted-path]',
+    needs: ['/'],
   },
   // Addresses and hosts.
   {
@@ -202,6 +230,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
       'g',
     ),
     replace: redactIpv6,
+    needs: [':'],
   },
   {
     name: 'ipv4',
@@ -220,14 +249,21 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
       'gi',
     ),
     replace: '[redacted-host]',
+    needs: ['internal', 'local', 'lan', 'corp', 'intranet', 'home.arpa', 'private'],
   },
   {
     name: 'cloud-service-host',
     pattern:
       /\b(?:[a-z0-9-]{1,63}\.){1,10}(?:rds|cache|redshift|elasticache|es|docdb)\.amazonaws\.com\b(?::\d{1,5})?|\b(?:[a-z0-9-]{1,63}\.){1,10}(?:database\.windows\.net|postgres\.database\.azure\.com|redis\.cache\.windows\.net)\b(?::\d{1,5})?/gi,
     replace: '[redacted-host]',
+    needs: ['.amazonaws.com', '.windows.net', '.azure.com'],
   },
-  { name: 'localhost', pattern: /\blocalhost:\d{1,5}\b/gi, replace: '[redacted-host]' },
+  {
+    name: 'localhost',
+    pattern: /\blocalhost:\d{1,5}\b/gi,
+    replace: '[redacted-host]',
+    needs: ['localhost:'],
+  },
   {
     name: 'host-after-network-error',
     pattern:
@@ -239,6 +275,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     name: 'host-with-port',
     pattern: /(?<![\w.@/-])[a-z][a-z0-9]{0,62}(?:[-.][a-z0-9]{1,63}){1,10}:\d{2,5}\b/g,
     replace: '[redacted-host]',
+    needs: [':'],
   },
 ];
 
