@@ -9,7 +9,7 @@ import {
   rateLimited,
   transientFailure,
 } from './failure-helpers.ts';
-import { isToolFailure } from './failure.ts';
+import { isToolFailure, ToolFailure } from './failure.ts';
 import { renderFailureText } from './failure-text.ts';
 
 describe('failure helpers', () => {
@@ -151,5 +151,32 @@ describe('failure helpers', () => {
   it('keeps changed counts and correlation ids given in options', () => {
     const f = conflict({ message: 'Import stopped at row 4.', changed: 3, correlationId: 'c_abc' });
     expect(f.failure).toMatchObject({ changed: 3, correlationId: 'c_abc' });
+  });
+});
+
+describe('ToolFailure', () => {
+  it('is an Error without stack frames, and leaves the stack trace limit as it found it', () => {
+    const limit = Error.stackTraceLimit;
+    const failure = notFound({ code: 'TASK_NOT_FOUND', message: 'No task T-9 exists on the board.' });
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure.stack).toBe('ToolFailure: No task T-9 exists on the board.');
+    expect(failure.with({ correlationId: 'c_1' }).stack).not.toContain('\n');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('elsewhere').stack).toContain('\n    at ');
+  });
+
+  it('keeps the stack of its cause', () => {
+    const cause = new Error('disk full');
+    const failure = new ToolFailure(
+      {
+        category: 'transient',
+        code: 'DISK_FULL',
+        message: 'The disk is full.',
+        retryable: true,
+        changed: false,
+      },
+      { cause },
+    );
+    expect((failure.cause as Error).stack).toContain('\n    at ');
   });
 });

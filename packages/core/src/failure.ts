@@ -63,6 +63,11 @@ export const TOOL_FAILURE_CODE = 'RECOURSE_TOOL_FAILURE';
 /**
  * A failure raised on purpose by a tool: the only kind of error whose text reaches the model as written.
  * Anything else a handler throws is mapped to an `internal` failure with a correlation id.
+ *
+ * A `ToolFailure` is an answer, not a fault, so it captures no stack frames (its `stack` is its first line):
+ * capturing them cost more than building and encoding the rest of the failure, on a path (a missing record, a
+ * refused permission) that a server takes as often as success. Its code and correlation id identify it; a
+ * `cause` keeps its own stack.
  */
 export class ToolFailure extends Error {
   override readonly name = 'ToolFailure';
@@ -71,7 +76,13 @@ export class ToolFailure extends Error {
   readonly failure: FailureData;
 
   constructor(failure: FailureData, options?: { cause?: unknown }) {
-    super(failure.message, options);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(failure.message, options);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.failure = failure;
   }
 
