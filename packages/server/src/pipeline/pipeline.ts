@@ -19,6 +19,7 @@ import type { CatalogTool } from '../tool-catalog.ts';
 import type { InflightRegistry } from '../inflight-registry.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { openCallScope } from '../call-scope.ts';
+import { lazyChildLogger } from '../lazy-child-logger.ts';
 import { recheckPrincipal, requirePrincipal } from './principal-step.ts';
 import { checkPermission } from './permission-step.ts';
 import { checkRateLimit } from './rate-limit-step.ts';
@@ -81,7 +82,7 @@ export interface PipelineCall {
  */
 export async function runPipeline(call: PipelineCall, env: PipelineEnv): Promise<MappedResult> {
   const { definition } = call.tool;
-  const logger = env.logger.child({ correlationId: call.correlationId, tool: definition.name });
+  const logger = lazyChildLogger(env.logger, { correlationId: call.correlationId, tool: definition.name });
   const scope = openCallScope({
     tool: definition.name,
     deadlineMs: call.tool.deadlineMs,
