@@ -55,4 +55,42 @@ describe('createSerialLock', () => {
     expect(await late).toBe('late');
     expect(order).toEqual(['outer begin', 'inner', 'outer end', 'queued', 'late']);
   });
+
+  it('runs a read at once while nothing is queued, and behind a transaction while one is open', async () => {
+    const lock = createSerialLock();
+    const order: string[] = [];
+    const idle = lock.readSync(() => {
+      order.push('idle read');
+      return 1;
+    });
+    expect(order).toEqual(['idle read']);
+    await expect(idle).resolves.toBe(1);
+    await expect(
+      lock.readSync(() => {
+        throw new Error('no such table');
+      }),
+    ).rejects.toThrow('no such table');
+
+    let release: () => void = () => undefined;
+    const tx = lock.run(async () => {
+      order.push('tx begin');
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      expect(lock.held()).toBe(true);
+      order.push('tx end');
+    });
+    const queued = lock.readSync(() => {
+      order.push('queued read');
+      return 2;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['idle read', 'tx begin']);
+    release();
+    await tx;
+    await expect(queued).resolves.toBe(2);
+    expect(order).toEqual(['idle read', 'tx begin', 'tx end', 'queued read']);
+    expect(lock.held()).toBe(false);
+    await expect(lock.run(() => Promise.resolve(lock.held()))).resolves.toBe(true);
+  });
 });

@@ -39,33 +39,62 @@ export interface SerialLockOptions {
   readonly beforeTurn?: () => void;
 }
 
-/** Creates a {@link SerialLock}. */
+/**
+ * Creates a {@link SerialLock}.
+ *
+ * What a call pays for it: a read while no section is queued or running runs at once (synchronously, no turn
+ * to wait for), which is the common case of a read-mostly server. Only asynchronous sections (`run`), whose
+ * code may await, are tracked with an `AsyncLocalStorage`, so that a section started from within one joins it;
+ * the storage is disabled again when the last of them ended. On Node 20 an enabled `AsyncLocalStorage` runs a
+ * promise hook for every promise of the whole process, the SDK's included, so it is on only while a
+ * transaction is open. Synchronous sections need no tracking: nothing can start inside them and wait for them.
+ */
 export function createSerialLock(options: SerialLockOptions = {}): SerialLock {
   let tail: Promise<unknown> = Promise.resolve();
+  // Sections queued or running in a turn of their own; none: a read may run at once.
+  let pending = 0;
+  // Asynchronous sections running; the storage is disabled when the last one ends.
+  let open = 0;
   // The section a piece of async code runs in; `open` turns false when it ends, so that work it left behind
   // (a timer, a late promise) queues like anyone else.
   const current = new AsyncLocalStorage<{ open: boolean }>();
-  const held = (): boolean => current.getStore()?.open === true;
-  const run = <T>(section: () => Promise<T>, join = true, guarded = true): Promise<T> => {
-    if (join && held()) return section();
-    const enter = (): Promise<T> => {
-      const holder = { open: true };
-      return current.run(holder, section).finally(() => {
-        holder.open = false;
-      });
-    };
+  const held = (): boolean => open > 0 && current.getStore()?.open === true;
+  const enterAsync = <T>(section: () => Promise<T>): Promise<T> => {
+    const holder = { open: true };
+    open += 1;
+    return current.run(holder, section).finally(() => {
+      holder.open = false;
+      open -= 1;
+      if (open === 0) current.disable();
+    });
+  };
+  const enterSync = <T>(section: () => T): Promise<T> => Promise.resolve().then(section);
+  const queue = <T>(enter: () => Promise<T>, guarded: boolean): Promise<T> => {
     const before = guarded ? options.beforeTurn : undefined;
     const turn = (): Promise<T> =>
-      before === undefined ? enter() : Promise.resolve().then(before).then(enter);
+      (before === undefined ? enter() : Promise.resolve().then(before).then(enter)).finally(() => {
+        pending -= 1;
+      });
+    pending += 1;
     const result = tail.then(turn, turn);
     tail = result.catch(() => undefined);
     return result;
   };
+  const run = <T>(section: () => Promise<T>): Promise<T> =>
+    held() ? section() : queue(() => enterAsync(section), true);
+  const runSync = <T>(section: () => T, join: boolean, guarded: boolean): Promise<T> =>
+    join && held() ? enterSync(section) : queue(() => enterSync(section), guarded);
   return {
     run,
-    runSync: (section) => run(() => Promise.resolve().then(section)),
-    readSync: (section) => run(() => Promise.resolve().then(section), true, false),
-    queueSync: (section) => run(() => Promise.resolve().then(section), false),
+    runSync: (section) => runSync(section, true, true),
+    // The executor runs at once; a throw of the section becomes the rejection.
+    readSync: (section) =>
+      pending === 0
+        ? new Promise((resolve) => {
+            resolve(section());
+          })
+        : runSync(section, true, false),
+    queueSync: (section) => runSync(section, false, true),
     held,
   };
 }
