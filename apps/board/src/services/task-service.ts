@@ -9,7 +9,7 @@ import { conditionUnmet, memberNotFound, taskNotFound, versionConflict } from '.
 import { boardPermissions, grantOf } from '../domain/roles.ts';
 import { taskRef } from '../domain/task.ts';
 import type { Comment, HistoryEntry, Task, TaskStatus } from '../domain/task.ts';
-import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from '../store/board-store.ts';
+import type { BoardStore, BoardTx, TaskDetail, TaskPatch, TaskQuery } from '../store/board-store.ts';
 import type { WriteContext } from './write-context.ts';
 
 /** The fields of a new task. */
@@ -26,11 +26,7 @@ export interface NewTask {
 export type TaskEdit = Partial<Pick<Task, 'title' | 'description' | 'labels' | 'due'>>;
 
 /** A task with its comments and history. */
-export interface TaskDetail {
-  readonly task: Task;
-  readonly comments: Comment[];
-  readonly history: HistoryEntry[];
-}
+export type { TaskDetail } from '../store/board-store.ts';
 
 /** The result of a write that may have been a no-op (moving to the status a task already has). */
 export interface TaskChange {
@@ -168,9 +164,9 @@ export function createTaskService(store: BoardStore, options: { now?: () => Date
 
     /** Reads a task with comments and history. Fails with `TASK_NOT_FOUND`. */
     async get(ref: string): Promise<TaskDetail> {
-      const task = await requireTask(store, ref);
-      const [comments, history] = await Promise.all([store.listComments(ref), store.listHistory(ref)]);
-      return { task, comments, history };
+      const detail = await store.getTaskDetail(ref);
+      if (detail === undefined) throw taskNotFound(ref);
+      return detail;
     },
 
     /** Creates a task at version 1 with the next ref. Fails with `MEMBER_NOT_FOUND` for an unknown assignee. */

@@ -51,6 +51,31 @@ export function describeBoardStoreContract(name: string, open: () => Promise<Boa
       expect(await store.countTasks()).toBe(0);
     });
 
+    it('reads a task with its comments and history in order, and nothing for a missing ref', async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        await tx.insertMember(member);
+        await tx.insertTask(task(1));
+        await tx.insertTask(task(2));
+        await tx.insertComment({ ref: 'T-1', authorId: member.id, body: 'first', createdAt: 'a' });
+        await tx.insertComment({ ref: 'T-2', authorId: member.id, body: 'elsewhere', createdAt: 'b' });
+        await tx.insertComment({ ref: 'T-1', authorId: member.id, body: 'second', createdAt: 'c' });
+        const entry = { memberId: member.id, field: null, from: null, to: null };
+        await tx.insertHistory([
+          { ...entry, ref: 'T-1', action: 'created', at: 'a' },
+          { ...entry, ref: 'T-2', action: 'created', at: 'b' },
+          { ...entry, ref: 'T-1', action: 'commented', at: 'c' },
+        ]);
+      });
+      const detail = await store.getTaskDetail('T-1');
+      expect(detail?.task).toEqual(await store.getTask('T-1'));
+      expect(detail?.comments.map((c) => c.body)).toEqual(['first', 'second']);
+      expect(detail?.history.map((h) => h.action)).toEqual(['created', 'commented']);
+      expect(detail?.comments).toEqual(await store.listComments('T-1'));
+      expect(detail?.history).toEqual(await store.listHistory('T-1'));
+      expect(await store.getTaskDetail('T-9')).toBeUndefined();
+    });
+
     it('updates only at the expected version and bumps the version', async () => {
       const store = await open();
       await store.transaction(async (tx) => {

@@ -196,6 +196,15 @@ export function createPgBoardStore(
       const { rows } = await db().query<{ n: string }>('SELECT COUNT(*) AS n FROM tasks');
       return Number(rows[0]?.n ?? 0);
     },
+    async getTaskDetail(ref) {
+      const task = await getTask(db(), ref);
+      if (task === undefined) return undefined;
+      const [comments, history] = await Promise.all([
+        db().query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [ref]),
+        db().query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [ref]),
+      ]);
+      return { task, comments: comments.rows.map(toComment), history: history.rows.map(toHistory) };
+    },
     async listComments(ref) {
       const { rows } = await db().query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [
         ref,

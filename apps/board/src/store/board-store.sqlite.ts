@@ -6,8 +6,8 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { Member } from '../domain/member.ts';
-import type { Task } from '../domain/task.ts';
-import type { BoardStore, BoardTx, TaskPatch, TaskQuery } from './board-store.ts';
+import type { Comment, HistoryEntry, Task } from '../domain/task.ts';
+import type { BoardStore, BoardTx, TaskDetail, TaskPatch, TaskQuery } from './board-store.ts';
 import {
   likePattern,
   TASK_PATCH_COLUMNS,
@@ -55,6 +55,16 @@ export function createSqliteBoardStore(
     const row = stmt('SELECT * FROM members WHERE id = ?').get(id) as MemberRow | undefined;
     return row ? toMember(row) : undefined;
   };
+  const listComments = (ref: string): Comment[] =>
+    (stmt('SELECT * FROM comments WHERE ref = ? ORDER BY id').all(ref) as CommentRow[]).map(toComment);
+  const listHistory = (ref: string): HistoryEntry[] =>
+    (stmt('SELECT * FROM history WHERE ref = ? ORDER BY id').all(ref) as HistoryRow[]).map(toHistory);
+  // One read transaction: the three reads see one snapshot and take the database's read lock once (each
+  // statement outside a transaction takes and drops it, a few system calls every time).
+  const getTaskDetail = db.transaction((ref: string): TaskDetail | undefined => {
+    const task = getTask(ref);
+    return task && { task, comments: listComments(ref), history: listHistory(ref) };
+  });
   // A locked database is waited out between turns of the lock, so other sections run meanwhile.
   const read = <T>(fn: () => T): Promise<T> => retryWhileBusy(() => lock.readSync(fn));
 
@@ -194,14 +204,9 @@ export function createSqliteBoardStore(
         return { tasks: rows.map(toTask), total };
       }),
     countTasks: () => read(() => (stmt('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n),
-    listComments: (ref) =>
-      read(() =>
-        (stmt('SELECT * FROM comments WHERE ref = ? ORDER BY id').all(ref) as CommentRow[]).map(toComment),
-      ),
-    listHistory: (ref) =>
-      read(() =>
-        (stmt('SELECT * FROM history WHERE ref = ? ORDER BY id').all(ref) as HistoryRow[]).map(toHistory),
-      ),
+    getTaskDetail: (ref) => read(() => getTaskDetail(ref)),
+    listComments: (ref) => read(() => listComments(ref)),
+    listHistory: (ref) => read(() => listHistory(ref)),
     getMember: (id) => read(() => getMember(id)),
     listMembers: () =>
       read(() => (stmt('SELECT * FROM members ORDER BY created_at, id').all() as MemberRow[]).map(toMember)),

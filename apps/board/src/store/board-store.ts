@@ -58,9 +58,21 @@ export interface TokenHolder {
   readonly member: Member;
 }
 
+/** A task with its comments and history, as {@link BoardStore.getTaskDetail} reads them. */
+export interface TaskDetail {
+  readonly task: Task;
+  readonly comments: Comment[];
+  readonly history: HistoryEntry[];
+}
+
 /** Storage of members, tasks, comments, history and tokens. */
 export interface BoardStore {
   getTask(ref: string): Promise<Task | undefined>;
+  /**
+   * A task with its comments and history (oldest first), read together as of one moment; undefined when there
+   * is no such task (then nothing else is read).
+   */
+  getTaskDetail(ref: string): Promise<TaskDetail | undefined>;
   searchTasks(query: TaskQuery): Promise<{ tasks: Task[]; total: number }>;
   countTasks(): Promise<number>;
   listComments(ref: string): Promise<Comment[]>;
