@@ -117,12 +117,12 @@ export function createTokenService(store: BoardStore, options: { now?: () => Dat
       return {
         async verify(token) {
           if (!token.startsWith(TOKEN_PREFIX)) return { ok: false, reason: 'unknown' };
-          const record = await store.findTokenByHash(hashToken(token));
-          if (!record) return { ok: false, reason: 'unknown' };
+          // One lookup of the token and its member: the HTTP host verifies on every request.
+          const holder = await store.findTokenHolderByHash(hashToken(token));
+          if (!holder) return { ok: false, reason: 'unknown' };
+          const { token: record, member } = holder;
           if (record.revokedAt !== null) return { ok: false, reason: 'revoked' };
           if (expired(record.expiresAt)) return { ok: false, reason: 'expired' };
-          const member = await store.getMember(record.memberId);
-          if (!member) return { ok: false, reason: 'unknown' };
           if (member.revokedAt !== null) return { ok: false, reason: 'revoked' };
           return { ok: true, principal: principalOf(member, record.id) };
         },

@@ -148,7 +148,7 @@ export function describeBoardStoreContract(name: string, open: () => Promise<Boa
       expect(await store.transaction((tx) => tx.countActiveOwners())).toBe(1);
     });
 
-    it('finds a token and its member by token id in one lookup, revocations included', async () => {
+    it('finds a token and its member by token id or hash in one lookup, revocations included', async () => {
       const store = await open();
       const token = {
         id: 'tok_1',
@@ -165,14 +165,18 @@ export function describeBoardStoreContract(name: string, open: () => Promise<Boa
       });
       expect(await store.findTokenHolder('tok_1')).toEqual({ token, member });
       expect(await store.findTokenHolder('tok_2')).toBeUndefined();
+      expect(await store.findTokenHolderByHash(token.hash)).toEqual({ token, member });
+      expect(await store.findTokenHolderByHash('b'.repeat(64))).toBeUndefined();
       await store.transaction(async (tx) => {
         await tx.revokeToken('tok_1', '2026-02-01T00:00:00Z');
         await tx.updateMember(member.id, { role: 'viewer' });
       });
-      expect(await store.findTokenHolder('tok_1')).toEqual({
+      const changed = {
         token: { ...token, revokedAt: '2026-02-01T00:00:00Z' },
         member: { ...member, role: 'viewer' },
-      });
+      };
+      expect(await store.findTokenHolder('tok_1')).toEqual(changed);
+      expect(await store.findTokenHolderByHash(token.hash)).toEqual(changed);
     });
 
     it('runs concurrent transactions one at a time, handing out distinct task numbers', async () => {

@@ -233,6 +233,13 @@ export function createPgBoardStore(
       );
       return rows[0] ? toTokenHolder(rows[0]) : undefined;
     },
+    async findTokenHolderByHash(hash) {
+      const { rows } = await db().query<TokenHolderRow>(
+        `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.hash = $1`,
+        [hash],
+      );
+      return rows[0] ? toTokenHolder(rows[0]) : undefined;
+    },
     async listTokens() {
       const { rows } = await db().query<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id');
       return rows.map(toToken);

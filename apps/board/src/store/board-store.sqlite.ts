@@ -222,6 +222,13 @@ export function createSqliteBoardStore(
         ).get(tokenId) as TokenHolderRow | undefined;
         return row ? toTokenHolder(row) : undefined;
       }),
+    findTokenHolderByHash: (hash) =>
+      read(() => {
+        const row = stmt(
+          `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.hash = ?`,
+        ).get(hash) as TokenHolderRow | undefined;
+        return row ? toTokenHolder(row) : undefined;
+      }),
     listTokens: () =>
       read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),
     transaction<T>(work: (tx: BoardTx) => Promise<T>, signal?: AbortSignal): Promise<T> {

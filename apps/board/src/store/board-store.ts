@@ -85,6 +85,11 @@ export interface BoardStore {
    * it on every call); undefined when there is no such token.
    */
   findTokenHolder(tokenId: string): Promise<TokenHolder | undefined>;
+  /**
+   * The token whose hash is `hash` and the member holding it, in one indexed lookup (the HTTP host verifies a
+   * bearer token with it on every request); undefined when there is no such token.
+   */
+  findTokenHolderByHash(hash: string): Promise<TokenHolder | undefined>;
   listTokens(): Promise<TokenRecord[]>;
   /**
    * Runs `work` as one atomic transaction: all of its writes land or none do. When `signal` has fired by the
