@@ -35,7 +35,7 @@ function driverError(): Error {
 }
 
 /**
- * A store whose reads of T-… fail (faulty) or take 1.5 s (slow) while switched on, and whose transactions wait
+ * A store whose reads of a task fail (faulty) or take 1.5 s (slow) while switched on, and whose transactions wait
  * 1.5 s before starting (slowWrites), noting whether the call's signal fired meanwhile; counts transactions.
  */
 function injecting(inner: BoardStore) {
@@ -48,18 +48,21 @@ function injecting(inner: BoardStore) {
     signalFired: undefined as undefined | { afterMs: number; reason: string },
     writeOutcome: undefined as undefined | 'written' | 'refused',
   };
+  // A read of one task, alone or with its comments and history (tasks_get), fails or is slow alike.
+  const read = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (state.faulty) throw driverError();
+    if (state.slow) {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const found = await work();
+      state.slowReadsDone += 1;
+      return found;
+    }
+    return work();
+  };
   const store: BoardStore = {
     ...inner,
-    async getTask(ref) {
-      if (state.faulty) throw driverError();
-      if (state.slow) {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        const task = await inner.getTask(ref);
-        state.slowReadsDone += 1;
-        return task;
-      }
-      return inner.getTask(ref);
-    },
+    getTask: (ref) => read(() => inner.getTask(ref)),
+    getTaskDetail: (ref) => read(() => inner.getTaskDetail(ref)),
     async transaction(work, signal) {
       state.transactions += 1;
       if (state.slowWrites) {
