@@ -10,7 +10,8 @@ import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 import { classifyResult, classifyThrown, mayHaveTakenEffect } from './classify.ts';
 import { chooseVersion } from './connection.ts';
 import type { Connection } from './connection.ts';
-import { runUnderDeadline } from './deadline.ts';
+import { AttemptWatch } from './attempt-watch.ts';
+import type { ControllerPool } from './attempt-watch.ts';
 import type { Deadline } from './deadline.ts';
 import { LocalCallError, ProtocolCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
@@ -35,6 +36,8 @@ export interface AttemptPlan {
   /** Whether repeating the call is safe (read-only, idempotent, or keyed). */
   readonly safe: boolean;
   readonly log: AttemptRecord[];
+  /** Lends the attempts their `AbortController`s (none: a fresh one per attempt). */
+  readonly controllers?: ControllerPool;
   readonly onProgress?: (progress: CallProgress) => void;
   /** Set once the call has followed a -32022; a second one is not followed. */
   renegotiated: boolean;
@@ -53,66 +56,33 @@ function outcomeOf(error: RecourseCallError): AttemptOutcome {
   return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
 }
 
-async function send(
-  plan: AttemptPlan,
-  exchange: HttpExchange,
-  used: { client?: Client; version?: string | undefined },
-  signal: AbortSignal,
-  onProgress: () => void,
-): Promise<CallToolResult> {
-  let client: Client;
-  try {
-    client = await plan.connection.client();
-  } catch (error) {
-    // What the handshake's POSTs showed (status, Retry-After) is what this attempt saw.
-    Object.assign(exchange, plan.connection.exchanges?.untagged, { connectFailed: true });
-    throw error;
-  }
-  // The attempt ended while connecting: it was classified as not sent, so it must stay unsent.
-  if (signal.aborted) throw signal.reason;
-  used.client = client;
-  used.version = client.getNegotiatedProtocolVersion();
-  exchange.signal = signal;
-  exchange.sent = true;
-  exchange.mayHaveReachedServer = false;
-  exchange.observed = false;
-  delete exchange.status;
-  const sdkTimeout = Math.max(1, plan.deadline.hardAt - Date.now()) + 1000;
-  const exchanges = plan.connection.exchanges;
-  const tag = exchanges?.open(exchange);
-  try {
-    return await plan.connection.using(client, () =>
-      callOn(client, plan, signal, onProgress, sdkTimeout, tag),
-    );
-  } finally {
-    if (tag !== undefined) exchanges?.close(tag);
-  }
-}
-
 /**
  * The SDK reports each round of a 2026-07-28 `input_required` flow as a progress of its own making. It is not
  * the server's progress: it neither extends the deadline (which covers every round) nor reaches the caller.
  */
 const INPUT_ROUND_PROGRESS = /^Fulfilling input required by '[^']+' \(round \d+\)$/;
 
+/** Sends the call on `client` under `watch`; the exchange is marked sent (nothing of it left before this). */
 function callOn(
   client: Client,
   plan: AttemptPlan,
-  signal: AbortSignal,
-  onProgress: () => void,
-  sdkTimeout: number,
+  exchange: HttpExchange,
+  watch: AttemptWatch,
   tag: string | undefined,
 ): Promise<CallToolResult> {
+  exchange.signal = watch.signal;
+  exchange.sent = true;
   return client.callTool(
     { name: plan.tool, arguments: plan.args },
     {
-      signal,
+      signal: watch.signal,
       ...(tag === undefined ? {} : { headers: { [ATTEMPT_HEADER]: tag } }),
-      timeout: sdkTimeout,
+      // The SDK's own timer only backs up the attempt's (which always fires first).
+      timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
       resetTimeoutOnProgress: true,
       onprogress: (p) => {
         if (p.total === undefined && INPUT_ROUND_PROGRESS.test(p.message ?? '')) return;
-        onProgress();
+        watch.progress();
         plan.onProgress?.({
           progress: p.progress,
           ...(p.total === undefined ? {} : { total: p.total }),
@@ -121,6 +91,51 @@ function callOn(
       },
     },
   );
+}
+
+/** Opens the connection under `watch`; a failure records what the handshake's POSTs showed. */
+async function connect(plan: AttemptPlan, exchange: HttpExchange, watch: AttemptWatch): Promise<Client> {
+  try {
+    return await watch.watch(plan.connection.client());
+  } catch (error) {
+    // What the handshake's POSTs showed (status, Retry-After) is what this attempt saw.
+    if (watch.cause === undefined)
+      Object.assign(exchange, plan.connection.exchanges?.untagged, { connectFailed: true });
+    throw error;
+  }
+}
+
+/** Appends attempt `n`'s record to the plan's log. */
+function record(
+  plan: AttemptPlan,
+  n: number,
+  startedAt: number,
+  waitBeforeMs: number,
+  protocolVersion: string | undefined,
+  outcome: AttemptOutcome,
+  error?: RecourseCallError,
+): void {
+  const entry: { -readonly [K in keyof AttemptRecord]: AttemptRecord[K] } = {
+    attempt: n,
+    server: plan.server,
+    tool: plan.tool,
+    outcome,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    waitBeforeMs,
+  };
+  if (error !== undefined) {
+    entry.code =
+      error.kind === 'protocol'
+        ? error.rpcCode
+        : error.kind === 'tool'
+          ? (error.failure?.code ?? error.code)
+          : error.code;
+    if (error.kind === 'tool' && error.category !== undefined) entry.category = error.category;
+    entry.mayHaveReachedServer = mayHaveTakenEffect(error);
+  }
+  if (protocolVersion !== undefined) entry.protocolVersion = protocolVersion;
+  plan.log.push(entry);
 }
 
 function ambiguous(error: LocalCallError): LocalCallError<'ambiguous'> {
@@ -145,47 +160,48 @@ export async function runAttempt(
 ): Promise<CallToolResult> {
   const startedAt = Date.now();
   const exchange: HttpExchange = { mayHaveReachedServer: false };
-  const used: { client?: Client; version?: string | undefined } = {};
-  const outcome = await runUnderDeadline(plan.deadline, plan.signal, (signal, onProgress) =>
-    send(plan, exchange, used, signal, onProgress),
-  );
-  const protocolVersion = used.version;
-  const record = (result: AttemptOutcome, error?: RecourseCallError): void => {
-    const code =
-      error?.kind === 'protocol'
-        ? error.rpcCode
-        : error?.kind === 'tool'
-          ? (error.failure?.code ?? error.code)
-          : error?.code;
-    const category = error?.kind === 'tool' ? error.category : undefined;
-    const reached = error === undefined ? undefined : mayHaveTakenEffect(error);
-    plan.log.push({
-      attempt: n,
-      server: plan.server,
-      tool: plan.tool,
-      outcome: result,
-      startedAt,
-      durationMs: Date.now() - startedAt,
-      waitBeforeMs,
-      ...(code === undefined ? {} : { code }),
-      ...(category === undefined ? {} : { category }),
-      ...(reached === undefined ? {} : { mayHaveReachedServer: reached }),
-      ...(protocolVersion === undefined ? {} : { protocolVersion }),
-    });
-  };
-  if (outcome.ok) {
-    const failure = classifyResult(outcome.value, plan.server, plan.tool);
-    if (!failure) {
-      record('ok');
-      return outcome.value;
+  const watch = new AttemptWatch(plan.deadline, plan.signal, plan.controllers);
+  const { connection } = plan;
+  let client: Client | undefined;
+  let protocolVersion: string | undefined;
+  let value: CallToolResult | undefined;
+  let failed = false;
+  let thrown: unknown;
+  try {
+    if (watch.cause === undefined) client = connection.ready ?? (await connect(plan, exchange, watch));
+    // The attempt ended before or while connecting: it was classified as not sent, so it must stay unsent.
+    if (watch.cause !== undefined || client === undefined) throw watch.signal.reason;
+    protocolVersion = client.getNegotiatedProtocolVersion();
+    const exchanges = connection.exchanges;
+    const tag = exchanges?.open(exchange);
+    connection.acquire(client);
+    try {
+      value = await watch.watch(callOn(client, plan, exchange, watch, tag));
+    } finally {
+      connection.release(client);
+      if (tag !== undefined) exchanges?.close(tag);
     }
-    record(outcomeOf(failure), failure);
+    // An answer that raced the abort does not count: the attempt was given up.
+    if (watch.cause !== undefined) throw watch.signal.reason;
+  } catch (error) {
+    failed = true;
+    thrown = error;
+  } finally {
+    watch.end();
+  }
+  if (!failed && value !== undefined) {
+    const failure = classifyResult(value, plan.server, plan.tool);
+    if (!failure) {
+      record(plan, n, startedAt, waitBeforeMs, protocolVersion, 'ok');
+      return value;
+    }
+    record(plan, n, startedAt, waitBeforeMs, protocolVersion, outcomeOf(failure), failure);
     throw failure;
   }
-  let error = classifyThrown(outcome.error, {
+  let error = classifyThrown(thrown, {
     server: plan.server,
     tool: plan.tool,
-    abortCause: outcome.abortCause,
+    abortCause: watch.cause,
     exchange,
     deadlineMs: plan.deadline.timeoutMs,
     maxTimeoutMs: plan.deadline.maxTimeoutMs,
@@ -195,8 +211,8 @@ export async function runAttempt(
     const version = Array.isArray(supported) ? chooseVersion(supported) : undefined;
     if (!plan.renegotiated && version !== undefined) {
       plan.renegotiated = true;
-      record('version_mismatch', error);
-      plan.connection.repin(version, used.client);
+      record(plan, n, startedAt, waitBeforeMs, protocolVersion, 'version_mismatch', error);
+      connection.repin(version, client);
       return runAttempt(plan, n, 0);
     }
   }
@@ -208,6 +224,6 @@ export async function runAttempt(
   ) {
     error = ambiguous(error);
   }
-  record(outcomeOf(error), error);
+  record(plan, n, startedAt, waitBeforeMs, protocolVersion, outcomeOf(error), error);
   throw error;
 }

@@ -130,21 +130,26 @@ export class Connection {
     return this.#current;
   }
 
+  /** The connected SDK client, when there is one already (no connecting needed); otherwise use {@link client}. */
+  get ready(): Client | undefined {
+    return this.#closed ? undefined : this.#connected;
+  }
+
   /**
-   * Runs `work` on `client`, counting it as in use: a client retired by {@link repin} is closed only once the
-   * calls still running on it have finished.
+   * Counts a call as running on `client` until the matching {@link release}: a client retired by {@link repin}
+   * is closed only once the calls still running on it have finished.
    */
-  async using<T>(client: Client, work: () => Promise<T>): Promise<T> {
+  acquire(client: Client): void {
     this.#inUse.set(client, (this.#inUse.get(client) ?? 0) + 1);
-    try {
-      return await work();
-    } finally {
-      const left = (this.#inUse.get(client) ?? 1) - 1;
-      if (left > 0) this.#inUse.set(client, left);
-      else {
-        this.#inUse.delete(client);
-        if (this.#retired.delete(client)) void client.close().catch(() => undefined);
-      }
+  }
+
+  /** Ends what {@link acquire} began; closes `client` when it was retired and this was its last call. */
+  release(client: Client): void {
+    const left = (this.#inUse.get(client) ?? 1) - 1;
+    if (left > 0) this.#inUse.set(client, left);
+    else {
+      this.#inUse.delete(client);
+      if (this.#retired.delete(client)) void client.close().catch(() => undefined);
     }
   }
 

@@ -15,13 +15,14 @@ import { runAttempt } from './call-attempt.ts';
 import type { AttemptPlan, CallProgress } from './call-attempt.ts';
 import { Connection } from './connection.ts';
 import type { ProtocolMode, ServerTarget } from './connection.ts';
+import { ControllerPool } from './attempt-watch.ts';
 import { Deadline } from './deadline.ts';
 import { ClientClosedError, LocalCallError, isRecourseCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
 import type { InputHandlers } from './input-handlers.ts';
 import { PolicyEvents } from './policy-events.ts';
 import type { PolicyEventName, PolicyListener } from './policy-events.ts';
-import { runWithRetry } from './retry-policy.ts';
+import { retryAfterFailure } from './retry-policy.ts';
 import type { RetryOptions } from './retry-policy.ts';
 import { ToolCatalog } from './tool-catalog.ts';
 import type { ToolTraits } from './tool-catalog.ts';
@@ -137,6 +138,11 @@ export class RecourseClient {
   readonly #bulkhead: BulkheadPolicy | undefined;
   readonly #catalog: ToolCatalog;
   readonly #tasks: TaskCalls | undefined;
+  /**
+   * Lends the attempts their `AbortController`s, except on HTTP targets, where an attempt's signal also goes to
+   * `fetch` for each of its requests.
+   */
+  readonly #controllers: ControllerPool | undefined;
   #closed = false;
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when an input capability and its handler do not match. */
@@ -160,6 +166,7 @@ export class RecourseClient {
     const limits = options.bulkhead === false ? undefined : (options.bulkhead ?? {});
     this.#bulkhead = limits ? bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
     const target = options.target;
+    this.#controllers = 'url' in target ? undefined : new ControllerPool();
     this.#tasks =
       options.tasks === false || !('url' in target)
         ? undefined
@@ -315,7 +322,8 @@ export class RecourseClient {
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
     const maxTimeoutMs = options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? timeoutMs * 4;
     const deadline = new Deadline({ timeoutMs, maxTimeoutMs });
-    const traits = await this.#catalog.traits(tool, deadline.remaining(), options.signal);
+    const traits =
+      this.#catalog.known(tool) ?? (await this.#catalog.traits(tool, deadline.remaining(), options.signal));
     if (options.signal?.aborted) throw cancelledBeforeSending(this.name, tool);
     let callArgs = args;
     const keyArgument = traits.idempotencyArgument;
@@ -351,20 +359,39 @@ export class RecourseClient {
       safe: traits.readOnly === true || traits.idempotent === true || keyed,
       log: [],
       renegotiated: false,
+      ...(this.#controllers ? { controllers: this.#controllers } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     };
+    let result: CallToolResult;
     try {
-      const result = await runWithRetry({
-        options: options.retry ?? this.#options.retry ?? {},
-        deadline,
-        signal: options.signal,
-        attempt: (n, wait) => runAttempt(plan, n, wait),
-        verdict: (error) => retryVerdict(error, plan.safe),
-        onRetry: (info) => this.#events.emit('retry', { server: this.name, tool, ...info }),
-        onGiveUp: (error, reason, attempts) =>
-          this.#events.emit('give_up', { server: this.name, tool, attempts, reason, error }),
-      });
-      return { result, server: this.name, tool, attempts: plan.log };
+      result = await runAttempt(plan, 1, 0);
+    } catch (error) {
+      result = await this.#retryAfter(plan, options, error as RecourseCallError);
+    }
+    return { result, server: this.name, tool, attempts: plan.log };
+  }
+
+  /** Retries after a failed first attempt; rejects with the last failure, carrying the attempt log. */
+  async #retryAfter(
+    plan: AttemptPlan,
+    options: CallOptions,
+    first: RecourseCallError,
+  ): Promise<CallToolResult> {
+    const { tool } = plan;
+    try {
+      return await retryAfterFailure(
+        {
+          options: options.retry ?? this.#options.retry ?? {},
+          deadline: plan.deadline,
+          signal: options.signal,
+          attempt: (n, wait) => runAttempt(plan, n, wait),
+          verdict: (error) => retryVerdict(error, plan.safe),
+          onRetry: (info) => this.#events.emit('retry', { server: this.name, tool, ...info }),
+          onGiveUp: (error, reason, attempts) =>
+            this.#events.emit('give_up', { server: this.name, tool, attempts, reason, error }),
+        },
+        first,
+      );
     } catch (error) {
       let failure = error as RecourseCallError;
       if (options.signal?.aborted && failure.code !== 'CALL_CANCELLED') {

@@ -61,40 +61,51 @@ function serverWait(error: RecourseCallError): number | undefined {
  * deadline is not made. Rejects with the last failure.
  */
 export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
+  try {
+    return await run.attempt(1, 0);
+  } catch (thrown) {
+    return retryAfterFailure(run, thrown as RecourseCallError);
+  }
+}
+
+/**
+ * Goes on from a failed first attempt (`error`) the way {@link runWithRetry} does: a caller that has already
+ * made the first attempt itself pays for none of the retry machinery when that attempt succeeds.
+ */
+export async function retryAfterFailure<T>(run: RetryRun<T>, error: RecourseCallError): Promise<T> {
   const maxAttempts = Math.max(1, run.options.maxAttempts ?? 3);
   // Made on the first failure: a call that succeeds at once needs no backoff.
   let backoff: IBackoff<unknown> | undefined;
-  let waitBeforeMs = 0;
+  let failure = error;
   for (let n = 1; ; n++) {
+    const verdict = run.verdict(failure);
+    if (verdict !== true) {
+      run.onGiveUp?.(failure, verdict, n);
+      throw failure;
+    }
+    if (n >= maxAttempts) {
+      run.onGiveUp?.(failure, 'attempts_exhausted', n);
+      throw failure;
+    }
+    backoff ??= new ExponentialBackoff({
+      initialDelay: run.options.initialDelayMs ?? 100,
+      maxDelay: run.options.maxDelayMs ?? 5000,
+    }).next();
+    const delayMs = Math.round(Math.max(backoff.duration, serverWait(failure) ?? 0));
+    backoff = backoff.next(undefined);
+    if (Date.now() + delayMs >= run.deadline.at) {
+      run.onGiveUp?.(failure, 'deadline', n);
+      throw failure;
+    }
+    run.onRetry?.({ attempt: n, delayMs, error: failure });
+    if (!(await sleep(delayMs, run.signal))) {
+      run.onGiveUp?.(failure, 'cancelled', n);
+      throw failure;
+    }
     try {
-      return await run.attempt(n, waitBeforeMs);
+      return await run.attempt(n + 1, delayMs);
     } catch (thrown) {
-      const error = thrown as RecourseCallError;
-      const verdict = run.verdict(error);
-      if (verdict !== true) {
-        run.onGiveUp?.(error, verdict, n);
-        throw error;
-      }
-      if (n >= maxAttempts) {
-        run.onGiveUp?.(error, 'attempts_exhausted', n);
-        throw error;
-      }
-      backoff ??= new ExponentialBackoff({
-        initialDelay: run.options.initialDelayMs ?? 100,
-        maxDelay: run.options.maxDelayMs ?? 5000,
-      }).next();
-      const delayMs = Math.round(Math.max(backoff.duration, serverWait(error) ?? 0));
-      backoff = backoff.next(undefined);
-      if (Date.now() + delayMs >= run.deadline.at) {
-        run.onGiveUp?.(error, 'deadline', n);
-        throw error;
-      }
-      run.onRetry?.({ attempt: n, delayMs, error });
-      if (!(await sleep(delayMs, run.signal))) {
-        run.onGiveUp?.(error, 'cancelled', n);
-        throw error;
-      }
-      waitBeforeMs = delayMs;
+      failure = thrown as RecourseCallError;
     }
   }
 }

@@ -31,6 +31,8 @@ export function traitsOf(tool: Tool): ToolTraits {
   };
 }
 
+const NO_TRAITS: ToolTraits = Object.freeze({});
+
 /**
  * Caches the first successful `tools/list` for the life of the client (a tool's hints do not change with a
  * reconnection or another protocol version). A failed listing is not cached: the tool is treated as unsafe
@@ -40,6 +42,8 @@ export class ToolCatalog {
   readonly #load: (signal: AbortSignal) => Promise<readonly Tool[]>;
   readonly #overrides: Readonly<Record<string, ToolTraits>>;
   #tools: Map<string, ToolTraits> | undefined;
+  /** Listed traits merged with the overrides, by tool, made once per tool after the listing arrived. */
+  readonly #merged = new Map<string, ToolTraits>();
 
   constructor(
     load: (signal: AbortSignal) => Promise<readonly Tool[]>,
@@ -47,6 +51,22 @@ export class ToolCatalog {
   ) {
     this.#load = load;
     this.#overrides = overrides;
+  }
+
+  /** The traits of `tool` once the tools are listed, without waiting; undefined before that. */
+  known(tool: string): ToolTraits | undefined {
+    const tools = this.#tools;
+    if (!tools) return undefined;
+    let traits = this.#merged.get(tool);
+    if (traits === undefined) {
+      const listed = tools.get(tool);
+      const override = this.#overrides[tool];
+      // An unknown name is not remembered (callers may try any number of them).
+      if (listed === undefined && override === undefined) return NO_TRAITS;
+      traits = { ...(listed ?? {}), ...(override ?? {}) };
+      this.#merged.set(tool, traits);
+    }
+    return traits;
   }
 
   /**
@@ -72,6 +92,6 @@ export class ToolCatalog {
         return override ?? {};
       }
     }
-    return { ...(this.#tools.get(tool) ?? {}), ...(override ?? {}) };
+    return this.known(tool) ?? {};
   }
 }
