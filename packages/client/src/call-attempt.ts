@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 import { classifyResult, classifyThrown, mayHaveTakenEffect } from './classify.ts';
 import { chooseVersion } from './connection.ts';
@@ -37,8 +37,8 @@ export interface AttemptPlan {
   readonly safe: boolean;
   readonly log: AttemptRecord[];
   /** Lends the attempts their `AbortController`s (none: a fresh one per attempt). */
-  readonly controllers?: ControllerPool;
-  readonly onProgress?: (progress: CallProgress) => void;
+  readonly controllers: ControllerPool | undefined;
+  readonly onProgress: ((progress: CallProgress) => void) | undefined;
   /** Set once the call has followed a -32022; a second one is not followed. */
   renegotiated: boolean;
 }
@@ -72,25 +72,23 @@ function callOn(
 ): Promise<CallToolResult> {
   exchange.signal = watch.signal;
   exchange.sent = true;
-  return client.callTool(
-    { name: plan.tool, arguments: plan.args },
-    {
-      signal: watch.signal,
-      ...(tag === undefined ? {} : { headers: { [ATTEMPT_HEADER]: tag } }),
-      // The SDK's own timer only backs up the attempt's (which always fires first).
-      timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => {
-        if (p.total === undefined && INPUT_ROUND_PROGRESS.test(p.message ?? '')) return;
-        watch.progress();
-        plan.onProgress?.({
-          progress: p.progress,
-          ...(p.total === undefined ? {} : { total: p.total }),
-          ...(p.message === undefined ? {} : { message: p.message }),
-        });
-      },
+  const options: RequestOptions = {
+    signal: watch.signal,
+    // The SDK's own timer only backs up the attempt's (which always fires first).
+    timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
+    resetTimeoutOnProgress: true,
+    onprogress: (p) => {
+      if (p.total === undefined && INPUT_ROUND_PROGRESS.test(p.message ?? '')) return;
+      watch.progress();
+      plan.onProgress?.({
+        progress: p.progress,
+        ...(p.total === undefined ? {} : { total: p.total }),
+        ...(p.message === undefined ? {} : { message: p.message }),
+      });
     },
-  );
+  };
+  if (tag !== undefined) options.headers = { [ATTEMPT_HEADER]: tag };
+  return client.callTool({ name: plan.tool, arguments: plan.args }, options);
 }
 
 /** Opens the connection under `watch`; a failure records what the handshake's POSTs showed. */

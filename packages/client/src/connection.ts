@@ -89,7 +89,8 @@ export class Connection {
   #connected: Client | undefined;
   #opening: { readonly client: Client; readonly controller: AbortController } | undefined;
   #closed = false;
-  readonly #inUse = new Map<Client, number>();
+  /** Calls running per SDK client (a weak map: a count of 0 stays, and goes with its client). */
+  readonly #inUse = new WeakMap<Client, number>();
   readonly #retired = new Set<Client>();
   /**
    * The HTTP exchanges of the running attempts (HTTP targets only): an attempt registers its exchange and tags
@@ -146,11 +147,9 @@ export class Connection {
   /** Ends what {@link acquire} began; closes `client` when it was retired and this was its last call. */
   release(client: Client): void {
     const left = (this.#inUse.get(client) ?? 1) - 1;
-    if (left > 0) this.#inUse.set(client, left);
-    else {
-      this.#inUse.delete(client);
-      if (this.#retired.delete(client)) void client.close().catch(() => undefined);
-    }
+    this.#inUse.set(client, left);
+    if (left === 0 && this.#retired.size > 0 && this.#retired.delete(client))
+      void client.close().catch(() => undefined);
   }
 
   /**

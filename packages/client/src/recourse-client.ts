@@ -359,8 +359,8 @@ export class RecourseClient {
       safe: traits.readOnly === true || traits.idempotent === true || keyed,
       log: [],
       renegotiated: false,
-      ...(this.#controllers ? { controllers: this.#controllers } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      controllers: this.#controllers,
+      onProgress: options.onProgress,
     };
     let result: CallToolResult;
     try {
