@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:client-parts`: where `@recourse/client`'s per-call cost on stdio comes from. One process calls
+ * the bare SDK echo server (each client its own stdio child) with the bare SDK v2 client, with the SDK client
+ * given each request option the Recourse client passes on every attempt (its own `AbortSignal`, a progress
+ * handler, a backup timeout, its own deadline timer), with a client that has listed the tools first (as the
+ * Recourse client does, for the retry-safety hints), and with `@recourse/client` itself (compiled `dist/`).
+ * Batches alternate in a rotating order; each line prints the median client CPU per call and the median of the
+ * per-round ratios to the bare client.
+ *
+ * Flags: `--rounds N` (default 30), `--calls N` per batch (default 500), `--only a,b` (variant names).
+ *
+ * @packageDocumentation
+ */
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createRecourseClient } from '@recourse/client';
+import { serverArgs } from './lib/server-process.ts';
+
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, calls: { type: 'string' }, only: { type: 'string' } },
+});
+const rounds = Number(values.rounds ?? 30);
+const calls = Number(values.calls ?? 500);
+
+function transport(): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: serverArgs('bare-sdk.ts', ['stdio']),
+    stderr: 'inherit',
+  });
+}
+
+async function sdkClient(listed: boolean): Promise<Client> {
+  const client = new Client(
+    { name: 'bench', version: '0.0.1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(transport());
+  if (listed) await client.listTools();
+  return client;
+}
+
+const params = { name: 'echo', arguments: { text: 'T-1 Benchmark task' } };
+const bare = await sdkClient(false);
+const listed = await sdkClient(true);
+const recourse = createRecourseClient({
+  name: 'bench',
+  protocol: 'modern',
+  timeoutMs: 120_000,
+  target: { transport },
+});
+// One signal for every call: what a pooled controller costs the SDK (its listener), not what creating one costs.
+const shared = new AbortController();
+const noop = (): void => undefined;
+const withTimer = async <T>(work: () => Promise<T>): Promise<T> => {
+  const timer = setTimeout(noop, 120_000);
+  try {
+    return await work();
+  } finally {
+    clearTimeout(timer);
+  }
+};
+const allOptions = {
+  signal: shared.signal,
+  onprogress: noop,
+  timeout: 481_000,
+  resetTimeoutOnProgress: true,
+};
+
+const variants: Record<string, () => Promise<unknown>> = {
+  'bare SDK': () => bare.callTool(params),
+  '+ signal': () => bare.callTool(params, { signal: shared.signal }),
+  '+ new AbortController': () => bare.callTool(params, { signal: new AbortController().signal }),
+  '+ onprogress': () => bare.callTool(params, { onprogress: noop }),
+  '+ timeout options': () => bare.callTool(params, { timeout: 481_000, resetTimeoutOnProgress: true }),
+  '+ own timer': () => withTimer(() => bare.callTool(params)),
+  'listed tools': () => listed.callTool(params),
+  'listed + all options': () => withTimer(() => listed.callTool(params, allOptions)),
+  '@recourse/client': async () => {
+    const outcome = await recourse.tryCallTool('echo', params.arguments);
+    if (!outcome.ok) throw outcome.error;
+  },
+};
+const names = values.only === undefined ? Object.keys(variants) : ['bare SDK', ...values.only.split(',')];
+
+async function batch(call: () => Promise<unknown>, n: number): Promise<number> {
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < n; i++) await call();
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / n;
+}
+
+for (const name of names) await batch(variants[name]!, 500); // warm-up (and the Recourse client connects)
+const results = new Map<string, number[]>(names.map((name) => [name, []]));
+for (let round = 0; round < rounds; round++) {
+  const shift = round % names.length;
+  for (const name of [...names.slice(shift), ...names.slice(0, shift)])
+    results.get(name)!.push(await batch(variants[name]!, calls));
+}
+await Promise.all([bare.close(), listed.close(), recourse.close()]);
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const base = results.get('bare SDK')!;
+console.log(`${String(rounds)} rounds of ${String(calls)} sequential calls per variant, stdio 2026-07-28`);
+for (const [name, list] of results) {
+  const ratio = (median(list.map((cpu, i) => cpu / base[i]!)) - 1) * 100;
+  console.log(
+    `${name.padEnd(22)} client CPU µs/call median ${median(list).toFixed(1).padStart(6)}  vs bare ${ratio >= 0 ? '+' : ''}${ratio.toFixed(1)} %`,
+  );
+}
