@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import type { Logger } from './logger.ts';
 import { lazyChildLogger } from './lazy-child-logger.ts';
 
@@ -41,5 +42,32 @@ describe('lazyChildLogger', () => {
       ['warn', { correlationId: 'c_1', tool: 'tasks_get' }, { code: 'X' }, 'with fields'],
       ['error', { correlationId: 'c_1', tool: 'tasks_get', step: 'late' }, 'nested'],
     ]);
+  });
+
+  it('makes no child for a line below the level of a parent that can say so, as pino can', () => {
+    const lines: unknown[][] = [];
+    const { logger, made } = recordingLogger(lines);
+    const leveled = { ...logger, isLevelEnabled: (level: string) => level === 'warn' || level === 'error' };
+    const lazy = lazyChildLogger(leveled, { correlationId: 'c_2' });
+    lazy.info({ code: 'TASK_NOT_FOUND' }, 'tool call refused');
+    expect(made.children).toBe(0);
+    lazy.warn('tool call missed its deadline');
+    expect(made.children).toBe(1);
+    expect(lines).toEqual([['warn', { correlationId: 'c_2' }, 'tool call missed its deadline']]);
+  });
+
+  it('logs what a real pino logger at warn is given at warn, and nothing at info', () => {
+    const written: string[] = [];
+    const parent = pino({ level: 'warn' }, { write: (line: string) => void written.push(line) });
+    const lazy = lazyChildLogger(parent, { correlationId: 'c_3', tool: 'tasks_get' });
+    lazy.info('tool call refused');
+    lazy.warn({ changed: false }, 'tool call missed its deadline');
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(written[0]!)).toMatchObject({
+      correlationId: 'c_3',
+      tool: 'tasks_get',
+      changed: false,
+      msg: 'tool call missed its deadline',
+    });
   });
 });
