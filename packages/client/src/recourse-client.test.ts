@@ -123,7 +123,15 @@ describe('what the client knows after a cancellation', () => {
     const controller = new AbortController();
     client.on('retry', () => setTimeout(() => controller.abort(), 100));
     const result = await client.tryCallTool('echo', { text: 'x' }, { signal: controller.signal });
-    if (result.ok || result.error.kind !== 'local') throw new Error('expected a local failure');
+    if (result.ok || result.error.kind !== 'local')
+      throw new Error(
+        'expected a local failure: ' +
+          JSON.stringify(
+            result.ok
+              ? result.value
+              : { kind: result.error.kind, code: result.error.code, message: result.error.message },
+          ),
+      );
     expect(result.error.reason).toBe('cancelled');
     expect(result.error.mayHaveReachedServer).toBe(true);
     expect(result.error.message).toMatch(/may have taken effect/);
