@@ -160,6 +160,14 @@ export function createPgBoardStore(
   options: { ownsPool?: boolean; ambient?: PgAmbientTransaction } = {},
 ): BoardStore {
   const db = (): Queryable => options.ambient?.current() ?? pool;
+  /** A token with its member, found by the token's id or by its hash. */
+  const tokenHolderWhere = async (column: 'id' | 'hash', value: string) => {
+    const { rows } = await db().query<TokenHolderRow>(
+      `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.${column} = $1`,
+      [value],
+    );
+    return rows[0] ? toTokenHolder(rows[0]) : undefined;
+  };
   return {
     getTask: (ref) => getTask(db(), ref),
     async searchTasks(query: TaskQuery) {
@@ -226,20 +234,8 @@ export function createPgBoardStore(
       const { rows } = await db().query<TokenRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
       return rows[0] ? toToken(rows[0]) : undefined;
     },
-    async findTokenHolder(tokenId) {
-      const { rows } = await db().query<TokenHolderRow>(
-        `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.id = $1`,
-        [tokenId],
-      );
-      return rows[0] ? toTokenHolder(rows[0]) : undefined;
-    },
-    async findTokenHolderByHash(hash) {
-      const { rows } = await db().query<TokenHolderRow>(
-        `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.hash = $1`,
-        [hash],
-      );
-      return rows[0] ? toTokenHolder(rows[0]) : undefined;
-    },
+    findTokenHolder: (tokenId) => tokenHolderWhere('id', tokenId),
+    findTokenHolderByHash: (hash) => tokenHolderWhere('hash', hash),
     async listTokens() {
       const { rows } = await db().query<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id');
       return rows.map(toToken);

@@ -67,6 +67,14 @@ export function createSqliteBoardStore(
   });
   // A locked database is waited out between turns of the lock, so other sections run meanwhile.
   const read = <T>(fn: () => T): Promise<T> => retryWhileBusy(() => lock.readSync(fn));
+  /** A token with its member, found by the token's id or by its hash. */
+  const tokenHolderWhere = (column: 'id' | 'hash', value: string) =>
+    read(() => {
+      const row = stmt(
+        `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.${column} = ?`,
+      ).get(value) as TokenHolderRow | undefined;
+      return row ? toTokenHolder(row) : undefined;
+    });
 
   const tx: BoardTx = {
     getTask: (ref) => Promise.resolve(getTask(ref)),
@@ -215,20 +223,8 @@ export function createSqliteBoardStore(
         const row = stmt('SELECT * FROM tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
         return row ? toToken(row) : undefined;
       }),
-    findTokenHolder: (tokenId) =>
-      read(() => {
-        const row = stmt(
-          `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.id = ?`,
-        ).get(tokenId) as TokenHolderRow | undefined;
-        return row ? toTokenHolder(row) : undefined;
-      }),
-    findTokenHolderByHash: (hash) =>
-      read(() => {
-        const row = stmt(
-          `SELECT ${TOKEN_HOLDER_COLUMNS} FROM tokens t JOIN members m ON m.id = t.member_id WHERE t.hash = ?`,
-        ).get(hash) as TokenHolderRow | undefined;
-        return row ? toTokenHolder(row) : undefined;
-      }),
+    findTokenHolder: (tokenId) => tokenHolderWhere('id', tokenId),
+    findTokenHolderByHash: (hash) => tokenHolderWhere('hash', hash),
     listTokens: () =>
       read(() => (stmt('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken)),
     transaction<T>(work: (tx: BoardTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
