@@ -209,12 +209,18 @@ describe('the board pages in a real browser', () => {
       expect([403]).toContain(crossSite.status());
       expect((await tb.board.services.tasks.search({ limit: 1000, offset: 0 })).total).toBe(before);
 
-      // Another site cannot sign a person out (a GET only shows the button); the board's own button does.
+      // Another site cannot sign a person out (a GET only shows the form, whose token a POST needs); the board's own button does.
       const crossSiteSignout = await page.context().request.post(`${origin}/board/signout`, {
         headers: { origin: 'http://evil.example' },
         maxRedirects: 0,
       });
       expect(crossSiteSignout.status()).toBe(403);
+      const tokenless = await page.context().request.post(`${origin}/board/signout`, {
+        form: { csrf: '' },
+        headers: { origin },
+        maxRedirects: 0,
+      });
+      expect(tokenless.status()).toBe(403);
       await page.goto(`${origin}/board`);
       expect(new URL(page.url()).pathname).toBe('/board');
       await page.click('a[href="/board/signout"]');

@@ -58,36 +58,28 @@ export function createBoardPages(deps: BoardPagesDeps) {
     csrf.issue(req, res, purpose(member));
 
   /**
-   * Signs out on a POST from the board's own pages (a cross-origin form is refused, so another site cannot sign a
-   * person out); a GET, where the navigation's link leads, shows the button.
+   * Signs out on the sign-out page's own form (its CSRF token and origin are checked like every form's, so
+   * another site cannot sign a person out); a GET, where the navigation's link leads, shows that form.
    */
-  function signOut(req: IncomingMessage, res: ServerResponse): void {
-    req.resume();
+  async function signOut(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') {
+      req.resume();
       sendBoardPage(
         res,
         'Sign out',
         undefined,
         html`<p>Sign out of Recourse Board in this browser?</p>
           <form method="post" action="${BOARD_BASE}/signout">
+            <input type="hidden" name="${CSRF_FIELD}" value="${csrf.issue(req, res, 'board-signout')}" />
             <button type="submit">Sign out</button>
           </form>`,
       );
       return;
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== deps.origin) {
-      sendBoardPage(
-        res,
-        'Sign out refused',
-        undefined,
-        alertBox(
-          `The sign-out form was sent from another origin (${origin}), so you are still signed in. Use Sign out on the board's own pages.`,
-        ),
-        403,
-      );
-      return;
-    }
+    const form = await readForm(req);
+    if (!form.ok) return sendBoardPage(res, 'Form refused', undefined, alertBox(form.message), form.status);
+    const verdict = csrf.verify(req, form.fields.get(CSRF_FIELD) ?? undefined, 'board-signout');
+    if (!verdict.ok) return refuseForgery(res, undefined, verdict.reason);
     sessions.end(res);
     res.writeHead(303, { ...boardPageHeaders(), location: `${BOARD_BASE}/signin` });
     res.end();
@@ -274,7 +266,7 @@ export function createBoardPages(deps: BoardPagesDeps) {
         return true;
       }
       if (path === `${BOARD_BASE}/signout`) {
-        signOut(req, res);
+        await signOut(req, res);
         return true;
       }
       const member = await signedIn(req);
