@@ -44,16 +44,20 @@ export function tooDeepMessage(limit: number): string {
   );
 }
 
+/** The id of a parsed JSON-RPC request, or `null` when it is not a request object with a string or number id. */
+export function requestIdOf(message: unknown): string | number | null {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /**
  * The id of the JSON-RPC request in `text` (a message refused for its depth), or `null` when it has none or is
  * not JSON; `JSON.parse` does not recurse in V8, so this is safe at any depth.
  */
 export function idOfJsonText(text: string): string | number | null {
   try {
-    const message = JSON.parse(text) as unknown;
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
-    const id = (message as { id?: unknown }).id;
-    return typeof id === 'string' || typeof id === 'number' ? id : null;
+    return requestIdOf(JSON.parse(text));
   } catch {
     return null;
   }

@@ -6,7 +6,13 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HOST_REFUSAL_CODES, JSON_RPC_CODES } from './refusal-codes.ts';
 import { NOTHING_CHANGED, clip, type HttpRefusal, type JsonRpcId } from './http-refusal.ts';
-import { DEFAULT_MAX_JSON_DEPTH, idOfJsonText, jsonDepth, tooDeepMessage } from '../json-depth.ts';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  idOfJsonText,
+  jsonDepth,
+  requestIdOf,
+  tooDeepMessage,
+} from '../json-depth.ts';
 
 /** Default body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -167,13 +173,6 @@ export function parseJsonRpcBody(
       message: `The request body is JSON but not a JSON-RPC 2.0 message: ${problem}. ${SEND_JSON_RPC}; ${UNCHANGED_RETRY}`,
     },
   };
-}
-
-/** The id of a single JSON-RPC request body, or `null` (batches, notifications, anything else). */
-export function requestIdOf(body: unknown): JsonRpcId {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
-  const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function messageProblem(message: unknown): string | undefined {
