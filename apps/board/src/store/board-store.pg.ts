@@ -168,6 +168,14 @@ export function createPgBoardStore(
     );
     return rows[0] ? toTokenHolder(rows[0]) : undefined;
   };
+  const listComments = async (ref: string) => {
+    const { rows } = await db().query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [ref]);
+    return rows.map(toComment);
+  };
+  const listHistory = async (ref: string) => {
+    const { rows } = await db().query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [ref]);
+    return rows.map(toHistory);
+  };
   return {
     getTask: (ref) => getTask(db(), ref),
     async searchTasks(query: TaskQuery) {
@@ -207,24 +215,11 @@ export function createPgBoardStore(
     async getTaskDetail(ref) {
       const task = await getTask(db(), ref);
       if (task === undefined) return undefined;
-      const [comments, history] = await Promise.all([
-        db().query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [ref]),
-        db().query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [ref]),
-      ]);
-      return { task, comments: comments.rows.map(toComment), history: history.rows.map(toHistory) };
+      const [comments, history] = await Promise.all([listComments(ref), listHistory(ref)]);
+      return { task, comments, history };
     },
-    async listComments(ref) {
-      const { rows } = await db().query<CommentRow>('SELECT * FROM comments WHERE ref = $1 ORDER BY id', [
-        ref,
-      ]);
-      return rows.map(toComment);
-    },
-    async listHistory(ref) {
-      const { rows } = await db().query<HistoryRow>('SELECT * FROM history WHERE ref = $1 ORDER BY id', [
-        ref,
-      ]);
-      return rows.map(toHistory);
-    },
+    listComments,
+    listHistory,
     getMember: (id) => getMember(db(), id),
     async listMembers() {
       const { rows } = await db().query<MemberRow>('SELECT * FROM members ORDER BY created_at, id');
