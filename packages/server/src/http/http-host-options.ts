@@ -28,6 +28,12 @@ export interface HttpHostOptions {
    * served. Default none: no authentication, every request is served as {@link ANONYMOUS_PRINCIPAL}.
    */
   readonly verifier?: TokenVerifier;
+  /**
+   * Serve 2026-07-28 `tools/call` and `tools/list` requests from one long-lived server instance per caller
+   * instead of one built per request (default true; see `modern-lane.ts`). `false` sends every request through
+   * the SDK's `createMcpHandler`.
+   */
+  readonly modernLane?: boolean;
   /** Address to bind (default `127.0.0.1`). */
   readonly host?: string;
   /** Port to bind (default 0: a free port, reported in {@link HttpHost.port}). */

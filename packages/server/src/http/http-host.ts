@@ -31,6 +31,7 @@ import { writeRefusal, type HttpRefusal, type JsonRpcId } from './http-refusal.t
 import { methodNotAllowed, notFound } from './route-refusals.ts';
 import { createLegacySessions } from './legacy-sessions.ts';
 import { serveThroughFetch } from './fetch-bridge.ts';
+import { createModernLane } from './modern-lane.ts';
 import { createDrainGate, drainingRefusal } from './drain-gate.ts';
 import { serveOperations } from './operations-routes.ts';
 import {
@@ -89,6 +90,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     onerror: (error) => log.debug({ err: error.message }, 'sdk refused or failed a request'),
   });
   const handlerFailed = (error: Error): void => log.error({ err: error }, 'the MCP handler failed');
+  const lane = options.modernLane === false ? undefined : createModernLane(options.factory, log);
 
   let policy: HostOriginPolicy = loopbackPolicy(0);
   let boundUrl = '';
@@ -228,6 +230,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         return;
       }
     }
+    if (lane?.serve(req, res, parsed.body, principal) === true) return;
     const authInfo: AuthInfo = { token: '', clientId: principal.id, scopes: [], extra: { principal } };
     await serveThroughFetch(mcp, req, res, parsed.body, authInfo, handlerFailed);
   };
@@ -298,6 +301,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await sessions?.close();
+    await lane?.close();
     await mcp.close();
     await (await routes.catch(() => undefined))?.close?.();
     await closed;
