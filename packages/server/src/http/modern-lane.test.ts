@@ -158,4 +158,43 @@ describe('the modern lane', () => {
       await host.close();
     }
   });
+
+  it('keeps at most 64 callers, closing the least recently used idle one, and a changed role gets a new one', async () => {
+    const roles = new Map<string, string>();
+    const host = await startHttpHost({
+      factory,
+      verifier: {
+        verify: (token) =>
+          Promise.resolve({ ok: true, principal: { id: token, role: roles.get(token) ?? 'viewer' } }),
+      },
+    });
+    const whoami = async (token: string): Promise<unknown> => {
+      const answer = await modern(
+        host.url,
+        1,
+        'tools/call',
+        { name: 'whoami', arguments: {} },
+        { authorization: `Bearer ${token}` },
+      );
+      const body = JSON.parse(answer.text) as { result: { content: { text: string }[] } };
+      return (JSON.parse(body.result.content[0]!.text) as { principal: unknown }).principal;
+    };
+    try {
+      const before = built;
+      for (let i = 0; i < 64; i += 1) await whoami(`c${i}`);
+      expect(built - before).toBe(64);
+      await whoami('c0'); // c0 is now the most recently used; c1 the least
+      await whoami('c64'); // a 65th caller: c1's instance is closed
+      expect(built - before).toBe(65);
+      await whoami('c0');
+      expect(built - before).toBe(65);
+      expect(await whoami('c1')).toEqual({ id: 'c1', role: 'viewer' });
+      expect(built - before).toBe(66);
+      roles.set('c0', 'editor');
+      expect(await whoami('c0')).toEqual({ id: 'c0', role: 'editor' });
+      expect(built - before).toBe(67);
+    } finally {
+      await host.close();
+    }
+  });
 });
