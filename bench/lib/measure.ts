@@ -17,6 +17,11 @@ export interface Sample {
   readonly p99Ms: number;
   /** Server CPU (user + system) per call, in microseconds. */
   readonly serverCpuUs: number;
+  /**
+   * CPU (user + system) of the benchmark process per call, in microseconds: the client's own work, since every
+   * server is a process of its own and one configuration runs at a time.
+   */
+  readonly clientCpuUs: number;
   readonly calls: number;
 }
 
@@ -28,6 +33,7 @@ export async function measure(caller: Caller, durationMs: number, inFlight: numb
   const latencies: number[] = [];
   const minCalls = inFlight * 4;
   const cpuBefore = cpuMicros(caller.pid);
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + durationMs;
   let startedCalls = 0;
@@ -42,11 +48,13 @@ export async function measure(caller: Caller, durationMs: number, inFlight: numb
   await Promise.all(Array.from({ length: inFlight }, worker));
   const elapsedMs = performance.now() - started;
   const cpu = cpuMicros(caller.pid) - cpuBefore;
+  const client = process.cpuUsage(clientBefore);
   return {
     callsPerSecond: (latencies.length * 1000) / elapsedMs,
     p50Ms: quantile(latencies, 0.5),
     p99Ms: quantile(latencies, 0.99),
     serverCpuUs: cpu / latencies.length,
+    clientCpuUs: (client.user + client.system) / latencies.length,
     calls: latencies.length,
   };
 }

@@ -26,28 +26,31 @@ function medianOf(samples: readonly Sample[], key: keyof Sample): number {
 /** The figures table: medians over rounds. */
 export function figuresTable(configs: readonly Config[], results: ReadonlyMap<string, RoundSamples>): string {
   const rows = [
-    '| leg | configuration | seq calls/s | seq p50 / p99 ms | 16 in flight calls/s | p50 / p99 ms | server CPU µs/call seq / 16 | server peak RSS MB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| leg | configuration | seq calls/s | seq p50 / p99 ms | 16 in flight calls/s | p50 / p99 ms | server CPU µs/call seq / 16 | client CPU µs/call seq / 16 | server peak RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const config of configs) {
     const r = results.get(config.id);
     if (r === undefined || r.seq.length === 0) continue;
     rows.push(
-      `| ${config.leg.id} | ${config.label} | ${f0(medianOf(r.seq, 'callsPerSecond'))} | ${f2(medianOf(r.seq, 'p50Ms'))} / ${f2(medianOf(r.seq, 'p99Ms'))} | ${f0(medianOf(r.conc, 'callsPerSecond'))} | ${f2(medianOf(r.conc, 'p50Ms'))} / ${f2(medianOf(r.conc, 'p99Ms'))} | ${f0(medianOf(r.seq, 'serverCpuUs'))} / ${f0(medianOf(r.conc, 'serverCpuUs'))} | ${mb(r.peakRss)} |`,
+      `| ${config.leg.id} | ${config.label} | ${f0(medianOf(r.seq, 'callsPerSecond'))} | ${f2(medianOf(r.seq, 'p50Ms'))} / ${f2(medianOf(r.seq, 'p99Ms'))} | ${f0(medianOf(r.conc, 'callsPerSecond'))} | ${f2(medianOf(r.conc, 'p50Ms'))} / ${f2(medianOf(r.conc, 'p99Ms'))} | ${f0(medianOf(r.seq, 'serverCpuUs'))} / ${f0(medianOf(r.conc, 'serverCpuUs'))} | ${f0(medianOf(r.seq, 'clientCpuUs'))} / ${f0(medianOf(r.conc, 'clientCpuUs'))} | ${mb(r.peakRss)} |`,
     );
   }
   return rows.join('\n');
 }
 
-function ratios(kind: Comparison['kind'], a: readonly Sample[], b: readonly Sample[]): string {
+/** `clientCpu`: the overhead read from the client's CPU per call instead of calls per second. */
+function ratios(kind: Comparison['kind'] | 'clientCpu', a: readonly Sample[], b: readonly Sample[]): string {
   const values = a.map((sa, i) => {
     const sb = b[i]!;
     if (kind === 'throughput') return sa.callsPerSecond / sb.callsPerSecond;
+    if (kind === 'clientCpu') return (sa.clientCpuUs / sb.clientCpuUs - 1) * 100;
     const cost = sb.callsPerSecond / sa.callsPerSecond;
     return kind === 'cost' ? cost : (cost - 1) * 100;
   });
-  const text = spread(values, kind === 'overhead' ? 1 : 2);
-  return kind === 'overhead' ? text.replace(/(-?\d+\.\d)/g, '$1 %').replace(/ % \(/, ' % (') : `${text}`;
+  const percent = kind === 'overhead' || kind === 'clientCpu';
+  const text = spread(values, percent ? 1 : 2);
+  return percent ? text.replace(/(-?\d+\.\d)/g, '$1 %').replace(/ % \(/, ' % (') : `${text}`;
 }
 
 /** The ratio table: per comparison, the median and range of the per-round ratios. */
@@ -64,6 +67,10 @@ export function ratioTable(
     rows.push(
       `| ${c.leg.id} | ${c.label}${unit === '' ? '' : ` (${unit})`} | ${ratios(c.kind, a.seq, b.seq)} | ${ratios(c.kind, a.conc, b.conc)} | ${c.target ?? ''} |`,
     );
+    if (c.kind === 'overhead')
+      rows.push(
+        `| ${c.leg.id} | ${c.label}, client CPU per call | ${ratios('clientCpu', a.seq, b.seq)} | ${ratios('clientCpu', a.conc, b.conc)} | ${c.target ?? ''} |`,
+      );
   }
   return rows.join('\n');
 }
