@@ -1,13 +1,14 @@
 /**
  * `npm run bench:profile`: a CPU profile of one server under load. Starts the server with `--cpu-prof`, makes
- * `--calls N` calls (default 3000) with 16 in flight on the 2026-07-28 era with the SDK client (over loopback
+ * `--calls N` calls (default 3000) with 16 in flight on the 2026-07-28 era (or 2025) with the SDK client (over loopback
  * HTTP, or over stdio with `--leg stdio`, where the SDK hosts one server per connection and the profile shows
  * the pipeline's own cost), stops it, and prints where its CPU time went: self time by package/file and the top functions. The `.cpuprofile`
  * stays in the printed directory (open it in Chrome DevTools or speedscope).
  *
- * Flags: `--server board|bare` (default board), `--leg http|stdio` (default http), `--calls N`, `--missing`
- * (tasks_get on a missing ref), `--in-flight N` (default 16), `--no-profile` (only the server's CPU time per
- * call, read from `/proc`, without the profiler's own cost).
+ * Flags: `--server board|bare` (default board), `--leg http|stdio` (default http), `--era 2026|2025` (default
+ * 2026: the client pins 2026-07-28; 2025: it opens with the 2025 `initialize` handshake and the HTTP host serves
+ * it stateless), `--calls N`, `--missing` (tasks_get on a missing ref), `--in-flight N` (default 16),
+ * `--no-profile` (only the server's CPU time per call, read from `/proc`, without the profiler's own cost).
  *
  * @packageDocumentation
  */
@@ -31,6 +32,7 @@ const { values } = parseArgs({
   options: {
     server: { type: 'string' },
     leg: { type: 'string' },
+    era: { type: 'string' },
     calls: { type: 'string' },
     missing: { type: 'boolean' },
     'in-flight': { type: 'string' },
@@ -41,6 +43,9 @@ const calls = Number(values.calls ?? 3000);
 const inFlight = Number(values['in-flight'] ?? 16);
 const profiling = values['no-profile'] !== true;
 const board = values.server !== 'bare';
+if (values.era !== undefined && values.era !== '2026' && values.era !== '2025')
+  throw new Error(`--era is 2026 or 2025, not ${values.era}`);
+const era = values.era === '2025' ? 'legacy' : 'modern';
 const dir = mkdtempSync(join(tmpdir(), 'recourse-profile-'));
 const sqlite = await seedSqlite();
 const nodeFlags = profiling ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
@@ -54,7 +59,7 @@ const endpoint: Endpoint =
 const spec = board
   ? { tool: 'tasks_get', args: { ref: values.missing === true ? 'T-999999' : 'T-1' } }
   : { tool: 'echo', args: { text: 'T-1 Benchmark task' } };
-const caller = await sdkCaller(endpoint, 'modern', {
+const caller = await sdkCaller(endpoint, era, {
   ...spec,
   expect: values.missing === true ? 'not_found' : 'success',
 });
@@ -72,7 +77,7 @@ await Promise.all(
 const usedUs = cpuMicros(caller.pid) - cpuBefore;
 await caller.close();
 await server?.stop();
-const measured = `${String(calls)} calls, ${String(inFlight)} in flight; server CPU ${(usedUs / calls).toFixed(0)} µs per call`;
+const measured = `${values.leg === 'stdio' ? 'stdio' : 'HTTP'} ${era === 'modern' ? '2026-07-28' : '2025'}, ${String(calls)} calls, ${String(inFlight)} in flight; server CPU ${(usedUs / calls).toFixed(0)} µs per call`;
 if (!profiling) {
   process.stdout.write(`${measured} (no profiler)\n`);
   process.exit(0);

@@ -27,12 +27,17 @@ export interface Sample {
 
 /**
  * Runs calls with `inFlight` concurrent workers (1: sequential) for `durationMs`, and at least `inFlight * 4`
- * calls, and measures them.
+ * calls, and measures them; `cpu` reads the server's CPU time in microseconds (default: `/proc` ticks).
  */
-export async function measure(caller: Caller, durationMs: number, inFlight: number): Promise<Sample> {
+export async function measure(
+  caller: Caller,
+  durationMs: number,
+  inFlight: number,
+  cpu: (pid: number) => number = cpuMicros,
+): Promise<Sample> {
   const latencies: number[] = [];
   const minCalls = inFlight * 4;
-  const cpuBefore = cpuMicros(caller.pid);
+  const cpuBefore = cpu(caller.pid);
   const clientBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + durationMs;
@@ -47,13 +52,13 @@ export async function measure(caller: Caller, durationMs: number, inFlight: numb
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
   const elapsedMs = performance.now() - started;
-  const cpu = cpuMicros(caller.pid) - cpuBefore;
+  const used = cpu(caller.pid) - cpuBefore;
   const client = process.cpuUsage(clientBefore);
   return {
     callsPerSecond: (latencies.length * 1000) / elapsedMs,
     p50Ms: quantile(latencies, 0.5),
     p99Ms: quantile(latencies, 0.99),
-    serverCpuUs: cpu / latencies.length,
+    serverCpuUs: used / latencies.length,
     clientCpuUs: (client.user + client.system) / latencies.length,
     calls: latencies.length,
   };

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ; 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -25,4 +25,21 @@ export function residentBytes(pid: number): { rss: number; peak: number } {
   const kib = (name: string): number =>
     Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: kib('VmRSS') * 1024, peak: kib('VmHWM') * 1024 };
+}
+
+/**
+ * CPU time of all threads of `pid` in microseconds, from the scheduler's nanosecond counters
+ * (`/proc/<pid>/task/<tid>/schedstat`): precise enough for batches of a few hundred milliseconds, where the
+ * 10 ms ticks of {@link cpuMicros} would be a few percent off. Threads that ended meanwhile are not counted.
+ */
+export function preciseCpuMicros(pid: number): number {
+  let nanos = 0;
+  for (const tid of readdirSync(`/proc/${String(pid)}/task`)) {
+    try {
+      nanos += Number(readFileSync(`/proc/${String(pid)}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return nanos / 1000;
 }
