@@ -101,6 +101,28 @@ describe('renderFailureText', () => {
     ).toBe(true);
   });
 
+  it('keeps a fragment that ends with punctuation inside quotes or brackets, and closes one that does not', () => {
+    const text = renderFailureText({
+      ...base,
+      message: 'The title was "Done!"',
+      expected: 'a title (not empty.)',
+      next: 'Call tasks_get …',
+    });
+    expect(text).toBe(
+      'The title was "Done!" Expected a title (not empty.) Call tasks_get … Nothing was changed. Retrying unchanged will not help.',
+    );
+    expect(renderFailureText({ ...base, message: 'Stopped at ")"' })).toMatch(/^Stopped at "\)"\. /);
+  });
+
+  it('ignores case, runs of spaces, tabs, line breaks and final punctuation when looking for a repeat', () => {
+    const text = renderFailureText({
+      ...base,
+      message: 'No task T-9.\tNOTHING  was\nchanged!!',
+      expected: 'no task\u00a0T-9',
+    });
+    expect(text).toBe('No task T-9.\tNOTHING  was\nchanged!! Retrying unchanged will not help.');
+  });
+
   it('is deterministic', () => {
     const f: FailureData = { ...base, next: 'Call tasks_search.', correlationId: 'c_x1234567890123456' };
     expect(renderFailureText(f)).toBe(renderFailureText({ ...f }));

@@ -5,25 +5,44 @@
  */
 import type { FailureData, PermissionDetail } from './failure.ts';
 
+/** What may follow a sentence's final punctuation: closing quotes and brackets. */
+const CLOSERS = '"\')]`';
+/** Sentence punctuation. */
+const STOPS = '.!?…';
+/** Whitespace that `normalise` must collapse: a run of two, or any other than a plain space. */
+const UNEVEN_SPACE = /\s\s|[^\S ]/;
+
+/** True when `text` ends with sentence punctuation, perhaps followed by closing quotes or brackets. */
+function endsSentence(text: string): boolean {
+  let end = text.length - 1;
+  while (end >= 0 && CLOSERS.includes(text.charAt(end))) end--;
+  return end >= 0 && STOPS.includes(text.charAt(end));
+}
+
 /** Ends a fragment with a full stop unless it already ends with sentence punctuation. */
 function asSentence(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') return '';
-  return /[.!?…]["')\]`]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  return endsSentence(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** Upper-cases the first letter of a fragment that starts lower-case. */
 function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  const first = text.charAt(0);
+  const upper = first.toUpperCase();
+  return upper === first ? text : upper + text.slice(1);
 }
 
-/** Normalises a sentence for duplicate detection: case, spacing and final punctuation are ignored. */
+/**
+ * Normalises a sentence for duplicate detection: case, spacing and final punctuation are ignored. Loops instead
+ * of patterns where the text needs nothing (it runs for every sentence of every failure).
+ */
 function normalise(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/[.!?…]+$/, '')
-    .trim();
+  let out = text.toLowerCase();
+  if (UNEVEN_SPACE.test(out)) out = out.replace(/\s+/g, ' ');
+  let end = out.length;
+  while (end > 0 && STOPS.includes(out.charAt(end - 1))) end--;
+  return (end === out.length ? out : out.slice(0, end)).trim();
 }
 
 /**

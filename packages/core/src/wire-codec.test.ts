@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FAILURE_META_KEY, decodeFailure, encodeFailure } from './wire-codec.ts';
 import { internalFailure, notFound, permissionDenied, rateLimited } from './failure-helpers.ts';
 import type { FailureData } from './failure.ts';
+import { REDACTION_RULES } from './redaction-rules.ts';
 
 describe('encodeFailure', () => {
   it('produces an isError result with standalone text and the failure meta', () => {
@@ -45,6 +46,37 @@ describe('encodeFailure', () => {
     expect(result._meta[FAILURE_META_KEY]).not.toHaveProperty('received');
     expect(result.content[0].text).toContain('T-3');
     expect(result.content[0].text).toContain('Wait 2 s and try again.');
+  });
+});
+
+describe('encodeFailure of the same fields again', () => {
+  const rule = { name: 'codename', pattern: /\bPROJECT-X\b/g, replace: '[redacted-codename]' };
+  const failure = (next: string): FailureData =>
+    notFound({ code: 'TASK_NOT_FOUND', message: 'No task T-9.', next }).failure;
+  const nextOf = (result: ReturnType<typeof encodeFailure>): string | undefined =>
+    result._meta[FAILURE_META_KEY].next;
+
+  it('redacts a field under each rule table as that table says, whichever table saw it first', () => {
+    const plain = [...REDACTION_RULES];
+    const own = [...REDACTION_RULES, rule];
+    for (let round = 0; round < 3; round += 1) {
+      expect(nextOf(encodeFailure(failure('Ask PROJECT-X for access.'), plain))).toBe(
+        'Ask PROJECT-X for access.',
+      );
+      expect(nextOf(encodeFailure(failure('Ask PROJECT-X for access.'), own))).toBe(
+        'Ask [redacted-codename] for access.',
+      );
+    }
+  });
+
+  it('redacts a secret in a field every time, also after many other clean fields', () => {
+    const secret = 'Retry with password=hunter2hunter2.';
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < 600; i += 1) encodeFailure(failure(`Call tasks_search for T-${String(i)}.`));
+      const result = encodeFailure(failure(secret));
+      expect(nextOf(result)).not.toContain('hunter2');
+      expect(result.content[0].text).not.toContain('hunter2');
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { FAILURE_CATEGORIES, type FailureData } from './failure.ts';
 import { renderFailureText } from './failure-text.ts';
 import { redactText } from './redact.ts';
-import type { RedactionRule } from './redaction-rules.ts';
+import { REDACTION_RULES, type RedactionRule } from './redaction-rules.ts';
 
 /** The `_meta` key of a failure, under our own reverse-DNS prefix (MCP reserves `io.modelcontextprotocol/`). */
 export const FAILURE_META_KEY = 'dev.recourse/failure';
@@ -32,6 +32,9 @@ export interface FailureMeta {
   readonly correlationId?: string;
 }
 
+/** `T` with its properties writable, for building it field by field. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** A tool result that carries a failure. */
 export interface EncodedFailure {
   readonly isError: true;
@@ -41,38 +44,67 @@ export interface EncodedFailure {
   readonly [key: string]: unknown;
 }
 
+/** How many clean field texts {@link redactField} remembers per rule table before it starts over. */
+const CLEAN_FIELDS_KEPT = 512;
+/** Field texts that came out of the redactor unchanged, per rule table. Only clean texts: no secret is kept. */
+const cleanFields = new WeakMap<readonly RedactionRule[], Set<string>>();
+
+/**
+ * {@link redactText} for a failure's fields, which are mostly the same few sentences on every failure of a kind
+ * (`expected`, `next`, a permission's names): a text already found clean under `rules` is returned as it is
+ * instead of passing through every rule again. The redactor is pure, so the answer is the same.
+ */
+function redactField(text: string, rules: readonly RedactionRule[]): string {
+  let clean = cleanFields.get(rules);
+  if (clean?.has(text) === true) return text;
+  const out = redactText(text, rules);
+  if (out === text) {
+    if (clean === undefined) cleanFields.set(rules, (clean = new Set()));
+    else if (clean.size >= CLEAN_FIELDS_KEPT) clean.clear();
+    clean.add(text);
+  }
+  return out;
+}
+
 /**
  * Encodes a failure as a tool result: the text is {@link renderFailureText} passed through
  * {@link redactText}; `_meta` carries `category`, `code`, `retryable`, `changed` always, and `message`,
  * `next`, `retryAfterMs`, `field`, `expected`, `permission`, `correlationId` when present, all redacted.
  * `received` is never put in `_meta` (the text already shows its redacted form).
  *
- * @param rules - The redaction rules (default: the built-in table); see {@link redactText}.
+ * @param rules - The redaction rules (default: the built-in table); see {@link redactText}. A table is taken as
+ *   it is when first used: field texts found clean under it are remembered (bounded), so build a new array
+ *   rather than change one in place.
  */
-export function encodeFailure(failure: FailureData, rules?: readonly RedactionRule[]): EncodedFailure {
-  const redact = (text: string): string => redactText(text, rules);
-  const meta: FailureMeta = {
+export function encodeFailure(
+  failure: FailureData,
+  rules: readonly RedactionRule[] = REDACTION_RULES,
+): EncodedFailure {
+  const redact = (text: string): string => redactField(text, rules);
+  // Built field by field in the documented order (no spreads: this runs for every failure a server answers).
+  const meta: Mutable<FailureMeta> = {
     category: failure.category,
     code: failure.code,
     retryable: failure.retryable,
     changed: failure.changed,
     message: redact(failure.message),
-    ...(failure.next !== undefined && { next: redact(failure.next) }),
-    ...(failure.retryAfterMs !== undefined && { retryAfterMs: failure.retryAfterMs }),
-    ...(failure.field !== undefined && { field: redact(failure.field) }),
-    ...(failure.expected !== undefined && { expected: redact(failure.expected) }),
-    ...(failure.permission !== undefined && {
-      permission: {
-        missing: redact(failure.permission.missing),
-        role: redact(failure.permission.role),
-        grantedTo: failure.permission.grantedTo.map(redact),
-      },
-    }),
-    ...(failure.correlationId !== undefined && { correlationId: redact(failure.correlationId) }),
   };
+  if (failure.next !== undefined) meta.next = redact(failure.next);
+  if (failure.retryAfterMs !== undefined) meta.retryAfterMs = failure.retryAfterMs;
+  if (failure.field !== undefined) meta.field = redact(failure.field);
+  if (failure.expected !== undefined) meta.expected = redact(failure.expected);
+  if (failure.permission !== undefined) {
+    meta.permission = {
+      missing: redact(failure.permission.missing),
+      role: redact(failure.permission.role),
+      grantedTo: failure.permission.grantedTo.map(redact),
+    };
+  }
+  // A fresh id and the text that ends with it are new on every call: redacted without the memo.
+  if (failure.correlationId !== undefined) meta.correlationId = redactText(failure.correlationId, rules);
   return {
     isError: true,
-    content: [{ type: 'text', text: redact(renderFailureText(failure)) }],
+    content: [{ type: 'text', text: redactText(renderFailureText(failure), rules) }],
     _meta: { [FAILURE_META_KEY]: meta },
   };
 }

@@ -12,7 +12,7 @@ import {
   transientFailure,
   type ToolFailure,
 } from '@recourse/core';
-import type { FailureCategory, RedactionRule } from '@recourse/core';
+import type { FailureCategory, FailureData, RedactionRule } from '@recourse/core';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.ts';
 import type { ToolSuccess } from '../contract.ts';
@@ -115,23 +115,28 @@ function cancelledFailure(error: CallCancelledError, ctx: FailureContext): ToolF
  * correlation id.
  */
 export function mapFailure(error: unknown, ctx: FailureContext): MappedResult {
-  let failure: ToolFailure;
+  let failure: FailureData;
   if (isToolFailure(error)) {
-    failure = error.with({ correlationId: ctx.correlationId });
-    ctx.logger.info({ principalId: ctx.principalId, code: failure.failure.code }, 'tool call refused');
+    // The failure as written plus the correlation id: encoded straight from its data, not from a copy of the error.
+    failure = { ...error.failure, correlationId: ctx.correlationId };
+    ctx.logger.info({ principalId: ctx.principalId, code: failure.code }, 'tool call refused');
   } else if (error instanceof DeadlineExceededError) {
-    failure = deadlineFailure(error, ctx);
+    failure = deadlineFailure(error, ctx).failure;
     ctx.logger.warn({ principalId: ctx.principalId, changed: ctx.changed }, 'tool call missed its deadline');
   } else if (error instanceof CallCancelledError) {
-    failure = cancelledFailure(error, ctx);
+    failure = cancelledFailure(error, ctx).failure;
     ctx.logger.info({ principalId: ctx.principalId }, 'tool call cancelled');
   } else {
-    failure = internalFailure({ tool: ctx.tool, correlationId: ctx.correlationId, changed: ctx.changed });
+    failure = internalFailure({
+      tool: ctx.tool,
+      correlationId: ctx.correlationId,
+      changed: ctx.changed,
+    }).failure;
     ctx.logger.error({ err: error, principalId: ctx.principalId }, 'tool handler failed');
   }
   return {
-    result: encodeFailure(failure.failure, ctx.rules),
-    outcome: failure.failure.category,
-    code: failure.failure.code,
+    result: encodeFailure(failure, ctx.rules),
+    outcome: failure.category,
+    code: failure.code,
   };
 }
