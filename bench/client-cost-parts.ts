@@ -4,10 +4,12 @@
  * given each request option the Recourse client passes on every attempt (its own `AbortSignal`, a progress
  * handler, a backup timeout, its own deadline timer), with a client that has listed the tools first (as the
  * Recourse client does, for the retry-safety hints), and with `@recourse/client` itself (compiled `dist/`).
- * Batches alternate in a rotating order; each line prints the median client CPU per call and the median of the
- * per-round ratios to the bare client.
+ * Batches alternate in a rotating order; each line prints the median client CPU per call, the median of the
+ * per-round ratios to the bare client and the median of the per-round differences in µs.
  *
- * Flags: `--rounds N` (default 30), `--calls N` per batch (default 500), `--only a,b` (variant names).
+ * Flags: `--rounds N` (default 30), `--calls N` per batch (default 500), `--only a,b` (variant names),
+ * `--in-process` (`npm run bench:client-in-process`): no server process and no pipe; every client talks through a
+ * `ReplayingTransport` (`lib/replaying-transport.ts`), so the figures are the clients' own work alone.
  *
  * @packageDocumentation
  */
@@ -15,15 +17,23 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createRecourseClient } from '@recourse/client';
+import { rotatingCpuRounds } from './lib/cpu-rounds.ts';
+import { ReplayingTransport } from './lib/replaying-transport.ts';
 import { serverArgs } from './lib/server-process.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string' }, calls: { type: 'string' }, only: { type: 'string' } },
+  options: {
+    rounds: { type: 'string' },
+    calls: { type: 'string' },
+    only: { type: 'string' },
+    'in-process': { type: 'boolean' },
+  },
 });
 const rounds = Number(values.rounds ?? 30);
 const calls = Number(values.calls ?? 500);
 
 function transport(): StdioClientTransport {
+  if (values['in-process'] === true) return new ReplayingTransport();
   return new StdioClientTransport({
     command: process.execPath,
     args: serverArgs('bare-sdk.ts', ['stdio']),
@@ -82,30 +92,26 @@ const variants: Record<string, () => Promise<unknown>> = {
     if (!outcome.ok) throw outcome.error;
   },
 };
-const names = values.only === undefined ? Object.keys(variants) : ['bare SDK', ...values.only.split(',')];
-
-async function batch(call: () => Promise<unknown>, n: number): Promise<number> {
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < n; i++) await call();
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / n;
-}
-
-for (const name of names) await batch(variants[name]!, 500); // warm-up (and the Recourse client connects)
-const results = new Map<string, number[]>(names.map((name) => [name, []]));
-for (let round = 0; round < rounds; round++) {
-  const shift = round % names.length;
-  for (const name of [...names.slice(shift), ...names.slice(0, shift)])
-    results.get(name)!.push(await batch(variants[name]!, calls));
-}
+// The warm-up also connects the Recourse client.
+const results = await rotatingCpuRounds(variants, {
+  rounds,
+  calls,
+  warmUp: values['in-process'] === true ? 3000 : 500,
+  only: values.only,
+});
 await Promise.all([bare.close(), listed.close(), recourse.close()]);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const base = results.get('bare SDK')!;
-console.log(`${String(rounds)} rounds of ${String(calls)} sequential calls per variant, stdio 2026-07-28`);
+const where = values['in-process'] === true ? 'in process' : 'stdio';
+console.log(
+  `${String(rounds)} rounds of ${String(calls)} sequential calls per variant, ${where}, 2026-07-28`,
+);
 for (const [name, list] of results) {
   const ratio = (median(list.map((cpu, i) => cpu / base[i]!)) - 1) * 100;
+  const diff = median(list.map((cpu, i) => cpu - base[i]!));
+  const signed = (v: number, unit: string): string => `${v >= 0 ? '+' : ''}${v.toFixed(1)} ${unit}`;
   console.log(
-    `${name.padEnd(22)} client CPU µs/call median ${median(list).toFixed(1).padStart(6)}  vs bare ${ratio >= 0 ? '+' : ''}${ratio.toFixed(1)} %`,
+    `${name.padEnd(22)} client CPU µs/call median ${median(list).toFixed(1).padStart(6)}  vs bare ${signed(ratio, '%')}, ${signed(diff, 'µs')}`,
   );
 }

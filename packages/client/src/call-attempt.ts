@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { CallToolResult, Client, RequestOptions } from '@modelcontextprotocol/client';
+import type { CallToolRequestOptions, CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 import { classifyResult, classifyThrown, mayHaveTakenEffect } from './classify.ts';
 import { chooseVersion } from './connection.ts';
@@ -72,7 +72,7 @@ function callOn(
 ): Promise<CallToolResult> {
   exchange.signal = watch.signal;
   exchange.sent = true;
-  const options: RequestOptions = {
+  const options: CallToolRequestOptions = {
     signal: watch.signal,
     // The SDK's own timer only backs up the attempt's (which always fires first).
     timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
@@ -88,6 +88,8 @@ function callOn(
     },
   };
   if (tag !== undefined) options.headers = { [ATTEMPT_HEADER]: tag };
+  const definition = plan.connection.toolDefinition(client, plan.tool);
+  if (definition !== undefined) options.toolDefinition = definition;
   return client.callTool({ name: plan.tool, arguments: plan.args }, options);
 }
 

@@ -10,11 +10,13 @@ import type {
   ClientCapabilities,
   ClientOptions,
   OAuthClientProvider,
+  Tool,
   Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AttemptBoundHttpTransport } from './attempt-bound-transport.ts';
 import { ExchangeRegistry, observingFetch } from './http-exchange.ts';
+import { ToolDefinitions } from './tool-definitions.ts';
 import { checkInputOptions, installInputHandlers, InvalidClientOptionsError } from './input-handlers.ts';
 import type { InputHandlers } from './input-handlers.ts';
 
@@ -92,6 +94,8 @@ export class Connection {
   /** Calls running per SDK client (a weak map: a count of 0 stays, and goes with its client). */
   readonly #inUse = new WeakMap<Client, number>();
   readonly #retired = new Set<Client>();
+  /** The listed tools handed to `callTool` on stdio connections. */
+  readonly #definitions = new ToolDefinitions();
   /**
    * The HTTP exchanges of the running attempts (HTTP targets only): an attempt registers its exchange and tags
    * its requests with the `x-recourse-attempt` header (only on the transport built here, which removes the tag).
@@ -134,6 +138,19 @@ export class Connection {
   /** The connected SDK client, when there is one already (no connecting needed); otherwise use {@link client}. */
   get ready(): Client | undefined {
     return this.#closed ? undefined : this.#connected;
+  }
+
+  /** Lists the server's tools (all pages) on the connected SDK client, connecting first when needed. */
+  async listTools(signal?: AbortSignal): Promise<readonly Tool[]> {
+    return this.#definitions.list(await this.client(), signal);
+  }
+
+  /**
+   * The definition of `tool` to pass as `toolDefinition` to `client.callTool`: on a stdio connection whose tools
+   * were listed (see `ToolDefinitions`); undefined otherwise.
+   */
+  toolDefinition(client: Client, tool: string): Tool | undefined {
+    return this.#definitions.of(client, tool);
   }
 
   /**
@@ -226,7 +243,9 @@ export class Connection {
       }
     };
     try {
-      await client.connect(this.#transport(), { signal: controller.signal });
+      const transport = this.#transport();
+      if (transport instanceof StdioClientTransport) this.#definitions.track(client);
+      await client.connect(transport, { signal: controller.signal });
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

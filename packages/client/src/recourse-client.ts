@@ -95,10 +95,7 @@ export class RecourseClient {
             options.tasks ?? {},
             () => this.#connection.client(),
           );
-    this.#catalog = new ToolCatalog(
-      async (signal) => (await (await this.#connection.client()).listTools(undefined, { signal })).tools,
-      options.tools,
-    );
+    this.#catalog = new ToolCatalog((signal) => this.#connection.listTools(signal), options.tools);
   }
 
   /** Subscribes to a policy event (`retry`, `give_up`, `break`, `half_open`, `reset`, `reroute`); returns the unsubscriber. */
@@ -113,7 +110,7 @@ export class RecourseClient {
 
   /** Lists the server's tools (no retries; connection failures reject with the SDK's error). */
   async listTools(): Promise<readonly Tool[]> {
-    return (await (await this.#connection.client()).listTools()).tools;
+    return this.#connection.listTools();
   }
 
   /**
