@@ -14,6 +14,7 @@ import { AttemptWatch } from './attempt-watch.ts';
 import type { ControllerPool } from './attempt-watch.ts';
 import type { Deadline } from './deadline.ts';
 import { LocalCallError, ProtocolCallError } from './errors.ts';
+import type { ProgressRoute } from './progress-routes.ts';
 import type { RecourseCallError } from './errors.ts';
 import { ATTEMPT_HEADER } from './http-exchange.ts';
 import type { HttpExchange } from './http-exchange.ts';
@@ -56,12 +57,6 @@ function outcomeOf(error: RecourseCallError): AttemptOutcome {
   return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
 }
 
-/**
- * The SDK reports each round of a 2026-07-28 `input_required` flow as a progress of its own making. It is not
- * the server's progress: it neither extends the deadline (which covers every round) nor reaches the caller.
- */
-const INPUT_ROUND_PROGRESS = /^Fulfilling input required by '[^']+' \(round \d+\)$/;
-
 /** Sends the call on `client` under `watch`; the exchange is marked sent (nothing of it left before this). */
 function callOn(
   client: Client,
@@ -69,28 +64,31 @@ function callOn(
   exchange: HttpExchange,
   watch: AttemptWatch,
   tag: string | undefined,
+  progressToken: string,
 ): Promise<CallToolResult> {
   exchange.signal = watch.signal;
   exchange.sent = true;
   const options: CallToolRequestOptions = {
     signal: watch.signal,
-    // The SDK's own timer only backs up the attempt's (which always fires first).
+    // The SDK's own timer only backs up the attempt's (which always fires first, at the hard maximum at the latest).
     timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
-    resetTimeoutOnProgress: true,
-    onprogress: (p) => {
-      if (p.total === undefined && INPUT_ROUND_PROGRESS.test(p.message ?? '')) return;
-      watch.progress();
-      plan.onProgress?.({
-        progress: p.progress,
-        ...(p.total === undefined ? {} : { total: p.total }),
-        ...(p.message === undefined ? {} : { message: p.message }),
-      });
-    },
   };
   if (tag !== undefined) options.headers = { [ATTEMPT_HEADER]: tag };
   const definition = plan.connection.toolDefinition(client, plan.tool);
   if (definition !== undefined) options.toolDefinition = definition;
-  return client.callTool({ name: plan.tool, arguments: plan.args }, options);
+  return client.callTool({ name: plan.tool, arguments: plan.args, _meta: { progressToken } }, options);
+}
+
+/** The attempt's progress route: progress pushes the deadline and reaches the caller. */
+function progressRoute(plan: AttemptPlan, watch: AttemptWatch): ProgressRoute {
+  return (p) => {
+    watch.progress();
+    plan.onProgress?.({
+      progress: p.progress,
+      ...(p.total === undefined ? {} : { total: p.total }),
+      ...(p.message === undefined ? {} : { message: p.message }),
+    });
+  };
 }
 
 /** Opens the connection under `watch`; a failure records what the handshake's POSTs showed. */
@@ -174,11 +172,13 @@ export async function runAttempt(
     protocolVersion = client.getNegotiatedProtocolVersion();
     const exchanges = connection.exchanges;
     const tag = exchanges?.open(exchange);
+    const progressToken = connection.progress.open(progressRoute(plan, watch));
     connection.acquire(client);
     try {
-      value = await watch.watch(callOn(client, plan, exchange, watch, tag));
+      value = await watch.watch(callOn(client, plan, exchange, watch, tag, progressToken));
     } finally {
       connection.release(client);
+      connection.progress.close(progressToken);
       if (tag !== undefined) exchanges?.close(tag);
     }
     // An answer that raced the abort does not count: the attempt was given up.

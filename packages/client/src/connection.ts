@@ -16,6 +16,7 @@ import type {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AttemptBoundHttpTransport } from './attempt-bound-transport.ts';
 import { ExchangeRegistry, observingFetch } from './http-exchange.ts';
+import { ProgressRoutes } from './progress-routes.ts';
 import { ToolDefinitions } from './tool-definitions.ts';
 import { checkInputOptions, installInputHandlers, InvalidClientOptionsError } from './input-handlers.ts';
 import type { InputHandlers } from './input-handlers.ts';
@@ -101,6 +102,8 @@ export class Connection {
    * its requests with the `x-recourse-attempt` header (only on the transport built here, which removes the tag).
    */
   readonly exchanges: ExchangeRegistry | undefined;
+  /** Routes the server's progress notifications to the running attempts (one handler per SDK client). */
+  readonly progress = new ProgressRoutes();
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when a capability lacks its handler or vice versa. */
   constructor(target: ServerTarget, options: ConnectionOptions = {}) {
@@ -210,6 +213,7 @@ export class Connection {
       ...this.#eraOptions(),
     });
     installInputHandlers(client, this.#inputHandlers);
+    this.progress.install(client);
     return client;
   }
 
