@@ -64,7 +64,7 @@ function callOn(
   exchange: HttpExchange,
   watch: AttemptWatch,
   tag: string | undefined,
-  progressToken: string,
+  progressToken: number,
 ): Promise<CallToolResult> {
   exchange.signal = watch.signal;
   exchange.sent = true;

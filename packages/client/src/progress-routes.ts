@@ -19,27 +19,28 @@ export type ProgressRoute = (progress: ProgressNotificationParams) => void;
 
 /** The progress routes of one connection's running attempts. */
 export class ProgressRoutes {
-  readonly #routes = new Map<string, ProgressRoute>();
+  /** By token: a number, so opening and closing a route hashes no string. */
+  readonly #routes = new Map<number, ProgressRoute>();
   #issued = 0;
 
   /** Installs the one `notifications/progress` handler on `client`. */
   install(client: Client): void {
     client.setNotificationHandler('notifications/progress', (notification) => {
       const { progressToken } = notification.params;
-      if (typeof progressToken === 'string') this.#routes.get(progressToken)?.(notification.params);
+      if (typeof progressToken === 'number') this.#routes.get(progressToken)?.(notification.params);
     });
   }
 
   /** Opens a route; returns the token to put on the request. */
-  open(route: ProgressRoute): string {
+  open(route: ProgressRoute): number {
     this.#issued += 1;
-    const token = `recourse-${String(this.#issued)}`;
+    const token = this.#issued;
     this.#routes.set(token, route);
     return token;
   }
 
   /** Closes the route of `token`: later progress for it is ignored. */
-  close(token: string): void {
+  close(token: number): void {
     this.#routes.delete(token);
   }
 }
