@@ -19,7 +19,6 @@ import { parseArgs } from 'node:util';
 import { sdkCaller, type CallSpec, type Endpoint, type Era } from './lib/callers.ts';
 import { seedSqlite } from './lib/fixtures.ts';
 import { measure, warmUp, type Sample } from './lib/measure.ts';
-import { preciseCpuMicros } from './lib/proc-usage.ts';
 import { startServer } from './lib/server-process.ts';
 import { median, spread } from './lib/stats.ts';
 
@@ -73,8 +72,7 @@ for (const legName of legs) {
     for (let round = 0; round < rounds; round += 1) {
       // Alternate which path goes first, so that neither always follows the other.
       const order = round % 2 === 0 ? (['success', 'missing'] as const) : (['missing', 'success'] as const);
-      for (const path of order)
-        samples[path].push(await measure(paths[path], batchMs, inFlight, preciseCpuMicros));
+      for (const path of order) samples[path].push(await measure(paths[path], batchMs, inFlight));
     }
     const cpu = (path: 'success' | 'missing'): number => median(samples[path].map((s) => s.serverCpuUs));
     const rate = (path: 'success' | 'missing'): number => median(samples[path].map((s) => s.callsPerSecond));

@@ -13,7 +13,7 @@ import { buildConfigs, type Config } from './lib/configs.ts';
 import { seedPostgres, seedSqlite } from './lib/fixtures.ts';
 import { measure, warmUp } from './lib/measure.ts';
 import { memoryPhase } from './lib/memory.ts';
-import { preciseCpuMicros, residentBytes } from './lib/proc-usage.ts';
+import { residentBytes } from './lib/proc-usage.ts';
 import { figuresTable, memoryTable, ratioTable, type RoundSamples } from './lib/report.ts';
 import { startServer, type ServerProcess } from './lib/server-process.ts';
 
@@ -109,8 +109,8 @@ for (let round = 0; round < rounds; round += 1) {
   for (const config of order) {
     const caller = callers.get(config.id)!;
     const r = results.get(config.id)!;
-    r.seq.push(await measure(caller, sizes.seqMs, 1, preciseCpuMicros));
-    r.conc.push(await measure(caller, sizes.concMs, 16, preciseCpuMicros));
+    r.seq.push(await measure(caller, sizes.seqMs, 1));
+    r.conc.push(await measure(caller, sizes.concMs, 16));
     r.peakRss = Math.max(r.peakRss, residentBytes(caller.pid).peak);
   }
   log(

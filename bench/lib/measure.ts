@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Caller } from './callers.ts';
-import { cpuMicros } from './proc-usage.ts';
+import { preciseCpuMicros } from './proc-usage.ts';
 import { quantile } from './stats.ts';
 
 /** The figures of one batch. */
@@ -15,7 +15,7 @@ export interface Sample {
   readonly callsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  /** Server CPU (user + system) per call, in microseconds. */
+  /** Server CPU per call (all its threads), in microseconds. */
   readonly serverCpuUs: number;
   /**
    * CPU (user + system) of the benchmark process per call, in microseconds: the client's own work, since every
@@ -27,17 +27,13 @@ export interface Sample {
 
 /**
  * Runs calls with `inFlight` concurrent workers (1: sequential) for `durationMs`, and at least `inFlight * 4`
- * calls, and measures them; `cpu` reads the server's CPU time in microseconds (default: `/proc` ticks).
+ * calls, and measures them; the server's CPU time comes from the scheduler's nanosecond counters
+ * ({@link preciseCpuMicros}).
  */
-export async function measure(
-  caller: Caller,
-  durationMs: number,
-  inFlight: number,
-  cpu: (pid: number) => number = cpuMicros,
-): Promise<Sample> {
+export async function measure(caller: Caller, durationMs: number, inFlight: number): Promise<Sample> {
   const latencies: number[] = [];
   const minCalls = inFlight * 4;
-  const cpuBefore = cpu(caller.pid);
+  const cpuBefore = preciseCpuMicros(caller.pid);
   const clientBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + durationMs;
@@ -52,7 +48,7 @@ export async function measure(
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
   const elapsedMs = performance.now() - started;
-  const used = cpu(caller.pid) - cpuBefore;
+  const used = preciseCpuMicros(caller.pid) - cpuBefore;
   const client = process.cpuUsage(clientBefore);
   return {
     callsPerSecond: (latencies.length * 1000) / elapsedMs,
