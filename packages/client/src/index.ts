@@ -11,7 +11,7 @@ export type {
   CallSuccess,
   FallbackRoute,
   RecourseClientOptions,
-} from './recourse-client.ts';
+} from './client-options.ts';
 export {
   CALL_ERROR_CODES,
   ClientClosedError,

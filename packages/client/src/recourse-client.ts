@@ -25,14 +25,6 @@ import { ToolCatalog } from './tool-catalog.ts';
 import { TaskCalls, type TaskCallOptions, type TaskReference } from './tasks/task-calls.ts';
 import type { CallOptions, CallOutcome, CallSuccess, RecourseClientOptions } from './client-options.ts';
 
-export type {
-  CallOptions,
-  CallOutcome,
-  CallSuccess,
-  FallbackRoute,
-  RecourseClientOptions,
-} from './client-options.ts';
-
 function defaultName(target: ServerTarget): string {
   if ('url' in target) return new URL(target.url).host;
   if ('stdio' in target) return target.stdio.command;

@@ -11,7 +11,8 @@ import { resultText } from '@recourse/core';
 import type { FailureData } from '@recourse/core';
 import type { AttemptRecord } from '../attempt-log.ts';
 import type { CallErrorCode, CallFailureKind, LocalFailureReason, RecourseCallError } from '../errors.ts';
-import type { CallOptions, RecourseClient } from '../recourse-client.ts';
+import type { CallOptions } from '../client-options.ts';
+import type { RecourseClient } from '../recourse-client.ts';
 
 /** Options of the adapters' tool factories. */
 export interface AgentToolsOptions {

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { AttemptRecord } from '../attempt-log.ts';
 import type { RecourseCallError } from '../errors.ts';
-import type { CallSuccess } from '../recourse-client.ts';
+import type { CallSuccess } from '../client-options.ts';
 
 function resultText(result: CallToolResult): string {
   const lines = result.content.map((block) =>
