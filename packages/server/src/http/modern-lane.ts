@@ -16,7 +16,8 @@
  * headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) agree, for a tool without `x-mcp-header`
  * declarations or a scope challenge. Everything else (notifications, `subscriptions/listen`, discovery,
  * missing or mismatched headers, other methods) goes through the SDK's handler, which stays the authority on
- * every refusal. Instances are keyed by the caller's whole principal (a changed role gets a new one) and
+ * every refusal. Instances are keyed by the protocol revision and the caller's whole principal (a changed role
+ * gets a new one) and
  * kept for at most {@link MAX_LANE_INSTANCES} callers; the least recently used idle one is closed first.
  *
  * @packageDocumentation
@@ -183,8 +184,9 @@ export function createModernLane(factory: McpServerFactory, log: Logger): Modern
     return instance;
   };
 
-  const instanceFor = (principal: Principal): LaneInstance | undefined => {
-    const key = JSON.stringify(principal);
+  /** The caller's instance for `revision`: an instance serves the revision of its first request only. */
+  const instanceFor = (revision: string, principal: Principal): LaneInstance | undefined => {
+    const key = `${revision} ${JSON.stringify(principal)}`;
     const found = instances.get(key);
     if (found === undefined) return open(key, principal);
     // Most recently used last, so that the first idle one found is the least recently used.
@@ -196,9 +198,10 @@ export function createModernLane(factory: McpServerFactory, log: Logger): Modern
   return {
     serve(req, res, body, principal) {
       if (closed) return false;
-      const request = laneRequest(req, body);
-      if (request === undefined) return false;
-      const instance = instanceFor(principal);
+      const lane = laneRequest(req, body);
+      if (lane === undefined) return false;
+      const { request, revision } = lane;
+      const instance = instanceFor(revision, principal);
       if (instance === undefined) return false;
       if (request.method === 'tools/call') {
         const name = (request.params as { name: string }).name;
@@ -233,8 +236,11 @@ export function createModernLane(factory: McpServerFactory, log: Logger): Modern
   };
 }
 
-/** The request when it may take the lane: see the module documentation. */
-function laneRequest(req: IncomingMessage, body: unknown): JSONRPCRequest | undefined {
+/** The request and its protocol revision when it may take the lane: see the module documentation. */
+function laneRequest(
+  req: IncomingMessage,
+  body: unknown,
+): { request: JSONRPCRequest; revision: string } | undefined {
   const method = header(req, 'mcp-method');
   if (method !== 'tools/call' && method !== 'tools/list') return undefined;
   const version = header(req, 'mcp-protocol-version');
@@ -254,7 +260,7 @@ function laneRequest(req: IncomingMessage, body: unknown): JSONRPCRequest | unde
     const toolName = (message.params as { name?: unknown } | undefined)?.name;
     if (typeof toolName !== 'string' || toolName !== name) return undefined;
   } else if (name !== undefined) return undefined;
-  return message;
+  return { request: message, revision: version };
 }
 
 /**
