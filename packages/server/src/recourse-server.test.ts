@@ -90,16 +90,17 @@ describe('tools/call', () => {
   it('answers a success with text, structured content and a correlation id, and logs the call', async () => {
     const { open, callLog } = setup();
     const client = await open(member('m_7', 'viewer'));
-    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi', times: 2 } });
+    // A space cannot occur in a correlation id, so the value's absence from the log below is not luck.
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi there', times: 2 } });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toBe('hi hi');
-    expect(result.structuredContent).toEqual({ text: 'hi hi', member: 'm_7' });
+    expect(textOf(result)).toBe('hi there hi there');
+    expect(result.structuredContent).toEqual({ text: 'hi there hi there', member: 'm_7' });
     const correlationId = (result._meta?.[CALL_META_KEY] as { correlationId: string }).correlationId;
     expect(correlationId).toMatch(/^c_/);
     expect(callLog.entries).toEqual([
       expect.objectContaining({ principalId: 'm_7', tool: 'echo', outcome: 'ok', code: null, correlationId }),
     ]);
-    expect(JSON.stringify(callLog.entries)).not.toContain('hi');
+    expect(JSON.stringify(callLog.entries)).not.toContain('hi there');
   });
 
   it('answers an unknown tool with JSON-RPC -32602 naming the tool', async () => {
