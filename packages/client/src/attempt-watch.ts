@@ -1,40 +1,13 @@
 /**
  * What watches one attempt of a call: its `AbortSignal`, the one timer that enforces the call's deadline and
- * hard maximum, and the caller's abort; and the pool that lends the attempts their `AbortController`s.
+ * hard maximum, and the caller's abort.
  *
  * @packageDocumentation
  */
-import { getEventListeners } from 'node:events';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { AbortCause } from './classify.ts';
 import type { Deadline } from './deadline.ts';
-
-/**
- * Reusable `AbortController`s for the attempts of one client. Creating an `AbortSignal` costs several
- * microseconds on Node 20 (a tenth of a whole call on stdio), and most attempts end without an abort; such a
- * controller goes back here when nothing listens on its signal any more, and the next attempt takes it.
- */
-export class ControllerPool {
-  readonly #idle: AbortController[] = [];
-
-  /** An unaborted controller whose signal has no listener. */
-  take(): AbortController {
-    return this.#idle.pop() ?? new AbortController();
-  }
-
-  /** Returns `controller` for reuse, unless it was aborted or something still listens on its signal. */
-  give(controller: AbortController): void {
-    if (
-      controller.signal.aborted ||
-      this.#idle.length >= MAX_IDLE_CONTROLLERS ||
-      getEventListeners(controller.signal, 'abort').length > 0
-    )
-      return;
-    this.#idle.push(controller);
-  }
-}
-
-const MAX_IDLE_CONTROLLERS = 32;
+import { LightAbortController } from './light-abort.ts';
 
 /**
  * The limits of one attempt: its own `AbortSignal`, aborted with an `SdkError` reason (so the SDK sends a
@@ -42,27 +15,28 @@ const MAX_IDLE_CONTROLLERS = 32;
  * or when the caller aborts. One timer covers both limits: the deadline never passes the hard maximum (progress
  * extends it at most to there), so the timer set for the deadline fires at the hard maximum at the latest, and
  * then says which limit passed. It is its own listener on the caller's signal (no closure per attempt), and
- * after {@link end} nothing it did is left behind: timer cleared, listener removed, controller given back.
+ * after {@link end} nothing it did is left behind: timer cleared, listener removed.
  */
 export class AttemptWatch {
   /** The attempt's signal: hand it to every request of the attempt. */
   readonly signal: AbortSignal;
-  readonly #controller: AbortController;
+  readonly #controller: AbortController | LightAbortController;
   readonly #deadline: Deadline;
   readonly #caller: AbortSignal | undefined;
-  readonly #pool: ControllerPool | undefined;
   #cause: AbortCause;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #reject: ((reason: unknown) => void) | undefined;
   #ended = false;
 
-  /** Starts watching; `pool` lends the controller (none: a fresh one). */
-  constructor(deadline: Deadline, caller: AbortSignal | undefined, pool?: ControllerPool) {
-    this.#controller = pool ? pool.take() : new AbortController();
+  /**
+   * Starts watching. `light`: the attempt's requests never reach `fetch`, so its signal can be a
+   * {@link LightAbortController}'s, which costs the SDK less per request than a native one.
+   */
+  constructor(deadline: Deadline, caller: AbortSignal | undefined, light = false) {
+    this.#controller = light ? new LightAbortController() : new AbortController();
     this.signal = this.#controller.signal;
     this.#deadline = deadline;
     this.#caller = caller;
-    this.#pool = pool;
     if (caller?.aborted) this.#abort('user', 'Cancelled by the caller.');
     else {
       caller?.addEventListener('abort', this, { once: true });
@@ -100,14 +74,13 @@ export class AttemptWatch {
     });
   }
 
-  /** Stops watching: clears the timer and the caller listener and gives the controller back. Idempotent. */
+  /** Stops watching: clears the timer and the caller listener. Idempotent; the signal is never aborted after it. */
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#reject = undefined;
     clearTimeout(this.#timer);
     this.#caller?.removeEventListener('abort', this);
-    this.#pool?.give(this.#controller);
   }
 
   static #expire(watch: AttemptWatch): void {

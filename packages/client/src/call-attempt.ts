@@ -11,7 +11,6 @@ import { classifyResult, classifyThrown, mayHaveTakenEffect } from './classify.t
 import { chooseVersion } from './connection.ts';
 import type { Connection } from './connection.ts';
 import { AttemptWatch } from './attempt-watch.ts';
-import type { ControllerPool } from './attempt-watch.ts';
 import type { Deadline } from './deadline.ts';
 import { LocalCallError, ProtocolCallError } from './errors.ts';
 import type { ProgressRoute } from './progress-routes.ts';
@@ -37,8 +36,8 @@ export interface AttemptPlan {
   /** Whether repeating the call is safe (read-only, idempotent, or keyed). */
   readonly safe: boolean;
   readonly log: AttemptRecord[];
-  /** Lends the attempts their `AbortController`s (none: a fresh one per attempt). */
-  readonly controllers: ControllerPool | undefined;
+  /** The connection's requests never reach `fetch` (not HTTP), so attempts may use light abort signals. */
+  readonly lightSignals: boolean;
   readonly onProgress: ((progress: CallProgress) => void) | undefined;
   /** Set once the call has followed a -32022; a second one is not followed. */
   renegotiated: boolean;
@@ -158,7 +157,7 @@ export async function runAttempt(
 ): Promise<CallToolResult> {
   const startedAt = Date.now();
   const exchange: HttpExchange = { mayHaveReachedServer: false };
-  const watch = new AttemptWatch(plan.deadline, plan.signal, plan.controllers);
+  const watch = new AttemptWatch(plan.deadline, plan.signal, plan.lightSignals);
   const { connection } = plan;
   let client: Client | undefined;
   let protocolVersion: string | undefined;

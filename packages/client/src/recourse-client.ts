@@ -14,7 +14,6 @@ import { runAttempt } from './call-attempt.ts';
 import type { AttemptPlan } from './call-attempt.ts';
 import { Connection } from './connection.ts';
 import type { ServerTarget } from './connection.ts';
-import { ControllerPool } from './attempt-watch.ts';
 import { Deadline } from './deadline.ts';
 import { ClientClosedError, LocalCallError, isRecourseCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
@@ -51,10 +50,10 @@ export class RecourseClient {
   readonly #catalog: ToolCatalog;
   readonly #tasks: TaskCalls | undefined;
   /**
-   * Lends the attempts their `AbortController`s, except on HTTP targets, where an attempt's signal also goes to
+   * Whether attempts may use light abort signals: not on HTTP targets, where an attempt's signal also goes to
    * `fetch` for each of its requests.
    */
-  readonly #controllers: ControllerPool | undefined;
+  readonly #lightSignals: boolean;
   #closed = false;
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when an input capability and its handler do not match. */
@@ -78,7 +77,7 @@ export class RecourseClient {
     const limits = options.bulkhead === false ? undefined : (options.bulkhead ?? {});
     this.#bulkhead = limits ? bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
     const target = options.target;
-    this.#controllers = 'url' in target ? undefined : new ControllerPool();
+    this.#lightSignals = !('url' in target);
     this.#tasks =
       options.tasks === false || !('url' in target)
         ? undefined
@@ -268,7 +267,7 @@ export class RecourseClient {
       safe: traits.readOnly === true || traits.idempotent === true || keyed,
       log: [],
       renegotiated: false,
-      controllers: this.#controllers,
+      lightSignals: this.#lightSignals,
       onProgress: options.onProgress,
     };
     let result: CallToolResult;
