@@ -3,7 +3,7 @@
  * bare SDK v2 client, on the same bare SDK echo server (its own process). It runs the compiled client (`dist/`),
  * as a consumer does: the sources through tsx carry a per-closure naming helper the SDK's build does not. The clients alternate in batches of
  * sequential calls (A B A B …); each batch's client-process CPU time (user + system, `process.cpuUsage`) and
- * wall time are divided by its calls. CPU time is far less sensitive to other load on the machine than
+ * wall time are divided by its calls, and so is the server process's CPU time over the batch. CPU time is far less sensitive to other load on the machine than
  * throughput, and the server's work is not in it, so the difference is the client's own per-call work.
  *
  * Flags: `--leg http-2026|http-2025|stdio-2026` (default http-2026), `--rounds N` (default 5), `--calls N` per
@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util';
 import { recourseCaller, sdkCaller } from './lib/callers.ts';
 import type { Caller, Endpoint, Era } from './lib/callers.ts';
+import { preciseCpuMicros } from './lib/proc-usage.ts';
 import { startServer } from './lib/server-process.ts';
 
 const { values } = parseArgs({
@@ -39,7 +40,14 @@ const clients: [string, Caller][] = [];
 if (values.only !== 'recourse') clients.push(['SDK client', await sdkCaller(endpoint, era, spec)]);
 if (values.only !== 'sdk') clients.push(['@recourse/client', await recourseCaller(endpoint, era, spec)]);
 
-async function batch(caller: Caller, n: number): Promise<{ cpuUs: number; wallUs: number }> {
+interface Batch {
+  cpuUs: number;
+  wallUs: number;
+  serverUs: number;
+}
+
+async function batch(caller: Caller, n: number): Promise<Batch> {
+  const serverBefore = preciseCpuMicros(caller.pid);
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await caller.call();
@@ -47,11 +55,12 @@ async function batch(caller: Caller, n: number): Promise<{ cpuUs: number; wallUs
   return {
     cpuUs: (used.user + used.system) / n,
     wallUs: Number(process.hrtime.bigint() - started) / 1000 / n,
+    serverUs: (preciseCpuMicros(caller.pid) - serverBefore) / n,
   };
 }
 
 for (const [, caller] of clients) await batch(caller, Math.min(500, calls)); // warm-up
-const results = new Map<string, { cpuUs: number; wallUs: number }[]>(clients.map(([name]) => [name, []]));
+const results = new Map<string, Batch[]>(clients.map(([name]) => [name, []]));
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? clients : [...clients].reverse();
   for (const [name, caller] of order) results.get(name)!.push(await batch(caller, calls));
@@ -64,15 +73,18 @@ console.log(`leg ${leg}, ${String(rounds)} rounds of ${String(calls)} sequential
 for (const [name, list] of results) {
   const cpu = list.map((r) => r.cpuUs);
   const wall = list.map((r) => r.wallUs);
+  const served = list.map((r) => r.serverUs);
+  const spread = (xs: number[]): string =>
+    `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   console.log(
-    `${name.padEnd(18)} client CPU µs/call median ${median(cpu).toFixed(0)} (${Math.min(...cpu).toFixed(0)}–${Math.max(...cpu).toFixed(0)}), wall µs/call median ${median(wall).toFixed(0)} (${Math.min(...wall).toFixed(0)}–${Math.max(...wall).toFixed(0)})`,
+    `${name.padEnd(18)} client CPU µs/call median ${spread(cpu)}, wall µs/call median ${spread(wall)}, server CPU µs/call median ${spread(served)}`,
   );
 }
 if (clients.length === 2) {
   const [sdk, recourse] = [results.get('SDK client')!, results.get('@recourse/client')!];
-  const perRound = (pick: (r: { cpuUs: number; wallUs: number }) => number) =>
+  const perRound = (pick: (r: Batch) => number) =>
     median(sdk.map((s, i) => pick(recourse[i]!) / pick(s) - 1)) * 100;
   console.log(
-    `@recourse/client over the SDK client (median of per-round ratios): client CPU +${perRound((r) => r.cpuUs).toFixed(1)} %, wall time +${perRound((r) => r.wallUs).toFixed(1)} %`,
+    `@recourse/client over the SDK client (median of per-round ratios): client CPU +${perRound((r) => r.cpuUs).toFixed(1)} %, wall time +${perRound((r) => r.wallUs).toFixed(1)} %, server CPU +${perRound((r) => r.serverUs).toFixed(1)} %`,
   );
 }
