@@ -8,25 +8,30 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
+/** `npm run bench` with `args`, quick, one round, no memory phase and no PostgreSQL; resolves with its stdout. */
+async function bench(args: string[]): Promise<string> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'bench/run.ts', '--quick', '--rounds', '1', '--no-memory', ...args],
+    { timeout: 120_000, env: { ...process.env, BENCH_SKIP_POSTGRES: '1' } },
+  );
+  return stdout;
+}
+
 describe('npm run bench', () => {
   it('prints the ratio and figure tables for a one-round quick run', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bench/run.ts',
-        '--quick',
-        '--rounds',
-        '1',
-        '--only',
-        'stdio-2026/floor',
-        '--no-memory',
-      ],
-      { timeout: 120_000, env: { ...process.env, BENCH_SKIP_POSTGRES: '1' } },
-    );
+    const stdout = await bench(['--only', 'stdio-2026/floor']);
     expect(stdout).toContain('### Ratios');
     expect(stdout).toMatch(/\| stdio-2026 \| bare SDK echo ÷ floor \(×\) \| \d+\.\d\d/);
     expect(stdout).toMatch(/\| stdio-2026 \| floor: NDJSON over a pipe \| \d+ \|/);
+  }, 150_000);
+
+  it('reads the client overhead from the paired phase', async () => {
+    const stdout = await bench(['--only', 'stdio-2026/echo-recourse', '--pair-rounds', '2']);
+    expect(stdout).toContain('then 2 rounds of the paired phase');
+    expect(stdout).toMatch(
+      /\| stdio-2026 \| @recourse\/client overhead on bare SDK echo \(paired\) \| -?\d+\.\d %/,
+    );
+    expect(stdout).toMatch(/\| stdio-2026 \| bare SDK echo, @recourse\/client \| \d+ \|/);
   }, 150_000);
 });

@@ -3,7 +3,9 @@
  *
  * Flags: `--quick` (3 rounds, small counts: for development), `--rounds N`, `--only TEXT` (configurations
  * whose id contains TEXT, plus what they are compared with), `--no-memory`, `--memory-calls N`,
- * `--memory-leg stdio|http` (default stdio), `--memory-max-s N` (time bound of the memory phase, default 180 s; quick 30 s).
+ * `--memory-leg stdio|http` (default stdio), `--memory-max-s N` (time bound of the memory phase, default 180 s; quick 30 s),
+ * `--pair-rounds N` (rounds of the paired phase, `lib/paired.ts`; default 12, quick 3). It runs the compiled
+ * packages (`npm run bench` builds them first), as their users do; the servers it starts run from the sources.
  *
  * @packageDocumentation
  */
@@ -13,6 +15,7 @@ import { buildConfigs, type Config } from './lib/configs.ts';
 import { seedPostgres, seedSqlite } from './lib/fixtures.ts';
 import { measure, warmUp } from './lib/measure.ts';
 import { memoryPhase } from './lib/memory.ts';
+import { pairedPhase } from './lib/paired.ts';
 import { residentBytes } from './lib/proc-usage.ts';
 import { figuresTable, memoryTable, ratioTable, type RoundSamples } from './lib/report.ts';
 import { startServer, type ServerProcess } from './lib/server-process.ts';
@@ -26,12 +29,16 @@ const { values } = parseArgs({
     'memory-calls': { type: 'string' },
     'memory-leg': { type: 'string' },
     'memory-max-s': { type: 'string' },
+    'pair-rounds': { type: 'string' },
   },
 });
 const quick = values.quick === true;
 const rounds = Number(values.rounds ?? (quick ? 3 : 9));
 // Milliseconds per batch (sequential, 16 in flight) and warm-up calls per configuration.
 const sizes = quick ? { warmMs: 200, seqMs: 100, concMs: 200 } : { warmMs: 1000, seqMs: 400, concMs: 800 };
+const pairRounds = Number(values['pair-rounds'] ?? (quick ? 3 : 12));
+// Milliseconds per batch of the paired phase: longer than the main rounds', since its ratios are a few percent.
+const pairSizes = quick ? { seqMs: 200, concMs: 200 } : { seqMs: 800, concMs: 800 };
 const memoryCalls = Number(values['memory-calls'] ?? (quick ? 5_000 : 100_000));
 const memoryLeg = values['memory-leg'] === 'http' ? 'http' : 'stdio';
 const memoryMaxSeconds = Number(values['memory-max-s'] ?? (quick ? 30 : 180));
@@ -117,6 +124,7 @@ for (let round = 0; round < rounds; round += 1) {
     `round ${String(round + 1)}/${String(rounds)} done (${String(Math.round((Date.now() - started) / 1000))} s, load ${load()})`,
   );
 }
+const paired = await pairedPhase(comparisons, callers, { rounds: pairRounds, ...pairSizes }, log);
 for (const caller of callers.values()) await caller.close();
 await Promise.all(startedServers.map(async (server) => (await server).stop()));
 if (pg === undefined)
@@ -133,11 +141,13 @@ const out = [
   `Command: \`${command}\`; ${new Date().toISOString()}; Node ${process.version}; ${String(cpus().length)} cores; ` +
     `load average (1/5/15 min) before ${loadBefore}, after ${load()}; ${String(rounds)} rounds side by side, ` +
     `${String(sizes.seqMs)} ms sequential and ${String(sizes.concMs)} ms with 16 in flight per configuration and round ` +
-    `(after ${String(sizes.warmMs)} ms of warm-up calls); ${String(Math.round((Date.now() - started) / 1000))} s.`,
+    `(after ${String(sizes.warmMs)} ms of warm-up calls); then ${String(pairRounds)} rounds of the paired phase (the ` +
+    `two sides of each cost and overhead comparison back to back, ${String(pairSizes.seqMs)} ms sequential and ` +
+    `${String(pairSizes.concMs)} ms with 16 in flight each); ${String(Math.round((Date.now() - started) / 1000))} s.`,
   '',
   '### Ratios (median of the per-round ratios, range in brackets)',
   '',
-  ratioTable(comparisons, results),
+  ratioTable(comparisons, results, paired),
   '',
   '### Figures (medians over rounds)',
   '',

@@ -6,6 +6,7 @@
 import type { Comparison, Config } from './configs.ts';
 import type { Sample } from './measure.ts';
 import type { MemoryReport } from './memory.ts';
+import { pairKey, type PairedSamples } from './paired.ts';
 import { median, spread } from './stats.ts';
 
 /** Per configuration, the samples of every round. */
@@ -53,23 +54,30 @@ function ratios(kind: Comparison['kind'] | 'clientCpu', a: readonly Sample[], b:
   return percent ? text.replace(/(-?\d+\.\d)/g, '$1 %').replace(/ % \(/, ' % (') : `${text}`;
 }
 
-/** The ratio table: per comparison, the median and range of the per-round ratios. */
+/**
+ * The ratio table: per comparison, the median and range of the per-round ratios, from the paired phase for the
+ * comparisons it measured (marked "paired") and from the main rounds for the others.
+ */
 export function ratioTable(
   comparisons: readonly Comparison[],
   results: ReadonlyMap<string, RoundSamples>,
+  paired: PairedSamples = new Map(),
 ): string {
   const rows = ['| leg | comparison | sequential | 16 in flight | target |', '|---|---|---:|---:|---|'];
   for (const c of comparisons) {
-    const a = results.get(c.a);
-    const b = results.get(c.b);
+    const pair = paired.get(pairKey(c));
+    const a = pair?.a ?? results.get(c.a);
+    const b = pair?.b ?? results.get(c.b);
     if (a === undefined || b === undefined || a.seq.length === 0) continue;
-    const unit = c.kind === 'throughput' ? '×' : c.kind === 'cost' ? '× cost' : '';
+    const unit = [c.kind === 'throughput' ? '×' : c.kind === 'cost' ? '× cost' : '', pair ? 'paired' : '']
+      .filter((part) => part !== '')
+      .join(', ');
     rows.push(
       `| ${c.leg.id} | ${c.label}${unit === '' ? '' : ` (${unit})`} | ${ratios(c.kind, a.seq, b.seq)} | ${ratios(c.kind, a.conc, b.conc)} | ${c.target ?? ''} |`,
     );
     if (c.kind === 'overhead')
       rows.push(
-        `| ${c.leg.id} | ${c.label}, client CPU per call | ${ratios('clientCpu', a.seq, b.seq)} | ${ratios('clientCpu', a.conc, b.conc)} | ${c.target ?? ''} |`,
+        `| ${c.leg.id} | ${c.label}, client CPU per call${pair ? ' (paired)' : ''} | ${ratios('clientCpu', a.seq, b.seq)} | ${ratios('clientCpu', a.conc, b.conc)} | ${c.target ?? ''} |`,
       );
   }
   return rows.join('\n');
