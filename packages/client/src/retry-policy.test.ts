@@ -5,7 +5,7 @@ import { createFaultState, inMemoryFaultTarget } from './testing/index.ts';
 import type { FaultServerState } from './testing/index.ts';
 import { Deadline } from './deadline.ts';
 import { LocalCallError } from './errors.ts';
-import { runWithRetry } from './retry-policy.ts';
+import { retryAfterFailure } from './retry-policy.ts';
 
 function executions(state: FaultServerState, tool: string): number {
   return state.executions.filter((e) => e.tool === tool).length;
@@ -96,7 +96,7 @@ describe('retries through the client (fake timers)', () => {
   });
 });
 
-describe('runWithRetry', () => {
+describe('retryAfterFailure', () => {
   beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] }));
   afterEach(() => void vi.useRealTimers());
 
@@ -111,15 +111,18 @@ describe('runWithRetry', () => {
 
   it('backs off exponentially with jitter, within the configured bounds', async () => {
     const delays: number[] = [];
-    let n = 0;
-    const run = runWithRetry({
-      options: { maxAttempts: 6, initialDelayMs: 100, maxDelayMs: 1000 },
-      deadline: new Deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000 }),
-      signal: undefined,
-      attempt: () => (++n < 6 ? Promise.reject(transient()) : Promise.resolve('ok')),
-      verdict: () => true,
-      onRetry: (info) => delays.push(info.delayMs),
-    });
+    let n = 1; // the first attempt failed
+    const run = retryAfterFailure(
+      {
+        options: { maxAttempts: 6, initialDelayMs: 100, maxDelayMs: 1000 },
+        deadline: new Deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000 }),
+        signal: undefined,
+        attempt: () => (++n < 6 ? Promise.reject(transient()) : Promise.resolve('ok')),
+        verdict: () => true,
+        onRetry: (info) => delays.push(info.delayMs),
+      },
+      transient(),
+    );
     await vi.advanceTimersByTimeAsync(10_000);
     await expect(run).resolves.toBe('ok');
     expect(delays).toHaveLength(5);
@@ -133,18 +136,21 @@ describe('runWithRetry', () => {
   it('stops waiting when the caller aborts during a backoff', async () => {
     const controller = new AbortController();
     const reasons: string[] = [];
-    let n = 0;
-    const run = runWithRetry({
-      options: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 1000 },
-      deadline: new Deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000 }),
-      signal: controller.signal,
-      attempt: () => {
-        n++;
-        return Promise.reject(transient());
+    let n = 1; // the first attempt failed
+    const run = retryAfterFailure(
+      {
+        options: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 1000 },
+        deadline: new Deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000 }),
+        signal: controller.signal,
+        attempt: () => {
+          n++;
+          return Promise.reject(transient());
+        },
+        verdict: () => true,
+        onGiveUp: (_error, reason) => reasons.push(reason),
       },
-      verdict: () => true,
-      onGiveUp: (_error, reason) => reasons.push(reason),
-    });
+      transient(),
+    );
     run.catch(() => undefined);
     await vi.advanceTimersByTimeAsync(10);
     controller.abort();

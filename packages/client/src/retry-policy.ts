@@ -56,21 +56,10 @@ function serverWait(error: RecourseCallError): number | undefined {
 }
 
 /**
- * Runs `run.attempt` until it succeeds or must stop. The delay before a retry is the larger of the backoff
- * (exponential, decorrelated jitter) and the server's requested wait; a retry whose wait would end past the
- * deadline is not made. Rejects with the last failure.
- */
-export async function runWithRetry<T>(run: RetryRun<T>): Promise<T> {
-  try {
-    return await run.attempt(1, 0);
-  } catch (thrown) {
-    return retryAfterFailure(run, thrown as RecourseCallError);
-  }
-}
-
-/**
- * Goes on from a failed first attempt (`error`) the way {@link runWithRetry} does: a caller that has already
- * made the first attempt itself pays for none of the retry machinery when that attempt succeeds.
+ * Goes on from a failed first attempt (`error`, which the caller made itself, so that a call that succeeds at
+ * once pays for none of the retry machinery): runs `run.attempt` until it succeeds or must stop. The delay before
+ * a retry is the larger of the backoff (exponential, decorrelated jitter) and the server's requested wait; a
+ * retry whose wait would end past the deadline is not made. Rejects with the last failure.
  */
 export async function retryAfterFailure<T>(run: RetryRun<T>, error: RecourseCallError): Promise<T> {
   const maxAttempts = Math.max(1, run.options.maxAttempts ?? 3);
