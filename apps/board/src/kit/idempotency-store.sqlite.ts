@@ -9,7 +9,7 @@ import type { Database } from 'better-sqlite3';
 import type { IdempotencyClaim, IdempotencyStore } from '@recourse/server';
 import { claimOfExisting, leaseLost, type IdempotencyRow } from './idempotency-record.ts';
 import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
-import { retryWhileBusy } from '../store/busy-retry.ts';
+import { retryWhileBusy, waitingOutBusy } from '../store/busy-retry.ts';
 
 /** A SQLite idempotency store; `purgeExpired()` deletes records past their TTL and answers how many. */
 export interface SqliteIdempotencyStore extends IdempotencyStore {
@@ -33,7 +33,7 @@ export function createSqliteIdempotencyStore(
   const now = options.now ?? Date.now;
   const serial = options.lock ?? createSerialLock();
   // A database locked by another process is waited out between turns of the lock (busy timeout 0).
-  const lock = { runSync: <T>(fn: () => T) => retryWhileBusy(() => serial.runSync(fn)) };
+  const lock = waitingOutBusy(serial);
   const insert = db.prepare(
     `INSERT INTO idempotency (member_id, key, tool, args_hash, result, expires_at, lease_id, lease_until)
      VALUES (?, ?, ?, ?, NULL, ?, ?, ?)

@@ -6,12 +6,17 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { TaskStore } from '@recourse/server';
+import { waitingOutBusy } from '../store/busy-retry.ts';
 import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
 import { ACTIVE_SQL, INSERT_COLUMNS, patchPairs, rowValues, taskOfRow, type TaskRow } from './task-row.ts';
 
-/** Creates the store on a migrated board database; `lock` is the connection's shared writer lock. */
+/**
+ * Creates the store on a migrated board database; `lock` is the connection's shared writer lock. A write that
+ * finds the database locked by another process (another board on the same file, a backup) is waited out between
+ * turns of the lock, for up to 2 s, and then fails with the `transient` DATABASE_BUSY.
+ */
 export function createSqliteTaskStore(db: Database, options: { lock?: SerialLock } = {}): TaskStore {
-  const lock = options.lock ?? createSerialLock();
+  const lock = waitingOutBusy(options.lock ?? createSerialLock());
   const insert = db.prepare(
     `INSERT INTO mcp_tasks (${INSERT_COLUMNS}) VALUES (${Array(17).fill('?').join(', ')})`,
   );

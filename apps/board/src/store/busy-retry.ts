@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { transientFailure, type ToolFailure } from '@recourse/core';
+import type { SerialLock } from './serial-lock.ts';
 
 /** Default time a call waits for a locked database before it is told to retry: 2 s. */
 export const DEFAULT_BUSY_BUDGET_MS = 2000;
@@ -74,4 +75,12 @@ export async function retryWhileBusy<T>(
       pause = Math.min(pause * 2, maxPauseMs);
     }
   }
+}
+
+/**
+ * `lock`'s synchronous sections, each waited out with {@link retryWhileBusy} (default budget) while another
+ * process holds the database locked: the wait happens between turns of the lock, so other sections run meanwhile.
+ */
+export function waitingOutBusy(lock: SerialLock): Pick<SerialLock, 'runSync'> {
+  return { runSync: (section) => retryWhileBusy(() => lock.runSync(section)) };
 }
