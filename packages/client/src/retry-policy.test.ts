@@ -100,7 +100,7 @@ describe('retryAfterFailure', () => {
   beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] }));
   afterEach(() => void vi.useRealTimers());
 
-  const transient = (): LocalCallError =>
+  const transient = (): LocalCallError<'transport'> =>
     new LocalCallError({
       server: 's',
       tool: 't',
