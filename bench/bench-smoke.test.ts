@@ -28,7 +28,9 @@ describe('npm run bench', () => {
 
   it('reads the client overhead from the paired phase', async () => {
     const stdout = await bench(['--only', 'stdio-2026/echo-recourse', '--pair-rounds', '2']);
-    expect(stdout).toContain('then 2 rounds of the paired phase');
+    expect(stdout).toContain(
+      'then 2 rounds of the paired phase (the two sides of each cost and overhead comparison back to back in a process of their own',
+    );
     expect(stdout).toMatch(
       /\| stdio-2026 \| @recourse\/client overhead on bare SDK echo \(paired\) \| -?\d+\.\d %/,
     );

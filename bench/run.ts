@@ -59,19 +59,21 @@ const started = Date.now();
 const sqlite = await seedSqlite();
 const pg = await seedPostgres();
 if (pg !== undefined) cleanups.push(pg.stop);
-const startedServers: Promise<ServerProcess>[] = [];
-/** Starts an HTTP server child on first use, once. */
+/** The HTTP server children started so far, by name. */
+const startedServers = new Map<string, Promise<ServerProcess>>();
+/** Starts the HTTP server child `name` on first use, once. */
 const lazy = (
+  name: string,
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): (() => Promise<ServerProcess>) => {
-  let server: Promise<ServerProcess> | undefined;
   return () => {
+    let server = startedServers.get(name);
     if (server === undefined) {
       const starting = startServer(script, args, env);
       server = starting;
-      startedServers.push(starting);
+      startedServers.set(name, starting);
       cleanups.push(async () => (await starting).stop());
     }
     return server;
@@ -79,10 +81,12 @@ const lazy = (
 };
 const { configs: all, comparisons: allComparisons } = buildConfigs(
   {
-    floor: lazy('floor.ts', []),
-    bare: lazy('bare-sdk.ts', []),
-    boardSqlite: lazy('board.ts', ['--data-dir', sqlite.dataDir!]),
-    ...(pg === undefined ? {} : { boardPg: lazy('board.ts', [], { DATABASE_URL: pg.board.databaseUrl! }) }),
+    floor: lazy('floor', 'floor.ts', []),
+    bare: lazy('bare', 'bare-sdk.ts', []),
+    boardSqlite: lazy('boardSqlite', 'board.ts', ['--data-dir', sqlite.dataDir!]),
+    ...(pg === undefined
+      ? {}
+      : { boardPg: lazy('boardPg', 'board.ts', [], { DATABASE_URL: pg.board.databaseUrl! }) }),
   },
   sqlite,
   pg?.board,
@@ -124,9 +128,18 @@ for (let round = 0; round < rounds; round += 1) {
     `round ${String(round + 1)}/${String(rounds)} done (${String(Math.round((Date.now() - started) / 1000))} s, load ${load()})`,
   );
 }
-const paired = await pairedPhase(comparisons, callers, { rounds: pairRounds, ...pairSizes }, log);
 for (const caller of callers.values()) await caller.close();
-await Promise.all(startedServers.map(async (server) => (await server).stop()));
+const running: Record<string, { url: string; pid: number }> = {};
+for (const [name, server] of startedServers) {
+  const { url, pid } = await server;
+  running[name] = { url, pid };
+}
+const paired = await pairedPhase(
+  comparisons,
+  { servers: running, sqlite, pg: pg?.board, rounds: pairRounds, warmMs: sizes.warmMs, ...pairSizes },
+  log,
+);
+await Promise.all([...startedServers.values()].map(async (server) => (await server).stop()));
 if (pg === undefined)
   log('PostgreSQL rows skipped: initdb is not installed and BENCH_DATABASE_URL is not set.');
 
@@ -142,8 +155,8 @@ const out = [
     `load average (1/5/15 min) before ${loadBefore}, after ${load()}; ${String(rounds)} rounds side by side, ` +
     `${String(sizes.seqMs)} ms sequential and ${String(sizes.concMs)} ms with 16 in flight per configuration and round ` +
     `(after ${String(sizes.warmMs)} ms of warm-up calls); then ${String(pairRounds)} rounds of the paired phase (the ` +
-    `two sides of each cost and overhead comparison back to back, ${String(pairSizes.seqMs)} ms sequential and ` +
-    `${String(pairSizes.concMs)} ms with 16 in flight each); ${String(Math.round((Date.now() - started) / 1000))} s.`,
+    `two sides of each cost and overhead comparison back to back in a process of their own, ${String(pairSizes.seqMs)} ms ` +
+    `sequential and ${String(pairSizes.concMs)} ms with 16 in flight each); ${String(Math.round((Date.now() - started) / 1000))} s.`,
   '',
   '### Ratios (median of the per-round ratios, range in brackets)',
   '',

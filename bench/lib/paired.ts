@@ -1,18 +1,30 @@
 /**
  * The paired phase of `npm run bench`: the comparisons whose two sides differ by a few percent (the error path's
- * cost, the client's overhead) are measured again in batches of their two configurations back to back, the order
- * swapped every round, so that both sides of each ratio meet the same load on the machine. In the main rounds
- * every other configuration runs between them, which spreads a 5 % question over ±30 %.
+ * cost, the client's overhead) are measured again, each in a process of its own (`paired-child.ts`) holding only
+ * its two clients, in batches of the two back to back, the order swapped every round, so that both sides of each
+ * ratio meet the same load on the machine. In the main rounds every other configuration runs between the two
+ * sides, and every other client lives in the same process (its garbage, its timers), which spreads a 5 %
+ * question over ±30 %.
  *
  * @packageDocumentation
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Caller } from './callers.ts';
 import type { Comparison } from './configs.ts';
+import type { SeededBoard } from './fixtures.ts';
 import { measure } from './measure.ts';
 import type { RoundSamples } from './report.ts';
 
+/** The two sides of one paired comparison. */
+export interface PairSamples {
+  readonly a: RoundSamples;
+  readonly b: RoundSamples;
+}
+
 /** Per comparison (keyed by {@link pairKey}), the samples of its two sides from the paired phase. */
-export type PairedSamples = Map<string, { readonly a: RoundSamples; readonly b: RoundSamples }>;
+export type PairedSamples = Map<string, PairSamples>;
 
 /** The key of a comparison in {@link PairedSamples}. */
 export const pairKey = (c: Comparison): string => `${c.a} | ${c.b}`;
@@ -20,29 +32,55 @@ export const pairKey = (c: Comparison): string => `${c.a} | ${c.b}`;
 /** Whether a comparison is measured in the paired phase. */
 export const isPaired = (c: Comparison): boolean => c.kind === 'cost' || c.kind === 'overhead';
 
+/** Sizes of the paired phase. */
+export interface PairSizes {
+  readonly rounds: number;
+  readonly warmMs: number;
+  readonly seqMs: number;
+  readonly concMs: number;
+}
+
+/** What a paired child is given: the running HTTP servers by name, the seeded boards, the two sides, sizes. */
+export interface PairJob extends PairSizes {
+  readonly servers: Readonly<Record<string, { readonly url: string; readonly pid: number }>>;
+  readonly sqlite: SeededBoard;
+  readonly pg: SeededBoard | undefined;
+  readonly a: string;
+  readonly b: string;
+}
+
 /**
- * Measures each paired comparison `rounds` times: sequential batches of both sides back to back, then batches
- * with 16 in flight in the opposite order; the side that runs first alternates between rounds.
+ * Measures `a` and `b` `rounds` times: sequential batches of both back to back, then batches with 16 in flight
+ * in the opposite order; the side that runs first alternates between rounds.
  */
+export async function pairRounds(a: Caller, b: Caller, sizes: PairSizes): Promise<PairSamples> {
+  const samples = { a: emptySamples(), b: emptySamples() };
+  const callers = { a, b };
+  for (let round = 0; round < sizes.rounds; round += 1) {
+    const order: ['a' | 'b', 'a' | 'b'] = round % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+    for (const side of order) samples[side].seq.push(await measure(callers[side], sizes.seqMs, 1));
+    for (const side of [...order].reverse())
+      samples[side].conc.push(await measure(callers[side], sizes.concMs, 16));
+  }
+  return samples;
+}
+
+/** Runs every paired comparison among `comparisons` in a child process of its own, one after the other. */
 export async function pairedPhase(
   comparisons: readonly Comparison[],
-  callers: ReadonlyMap<string, Caller>,
-  options: { readonly rounds: number; readonly seqMs: number; readonly concMs: number },
+  job: Omit<PairJob, 'a' | 'b'>,
   log: (line: string) => void,
 ): Promise<PairedSamples> {
   const paired: PairedSamples = new Map();
-  const pairs = comparisons.filter((c) => isPaired(c) && callers.has(c.a) && callers.has(c.b));
-  for (const c of pairs) paired.set(pairKey(c), { a: emptySamples(), b: emptySamples() });
-  for (let round = 0; round < options.rounds; round += 1) {
-    for (const c of pairs) {
-      const samples = paired.get(pairKey(c))!;
-      const order: ['a' | 'b', 'a' | 'b'] = round % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
-      for (const side of order)
-        samples[side].seq.push(await measure(callers.get(c[side])!, options.seqMs, 1));
-      for (const side of [...order].reverse())
-        samples[side].conc.push(await measure(callers.get(c[side])!, options.concMs, 16));
-    }
-    log(`paired round ${String(round + 1)}/${String(options.rounds)} done`);
+  const child = fileURLToPath(new URL('paired-child.ts', import.meta.url));
+  for (const c of comparisons.filter(isPaired)) {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', child, JSON.stringify({ ...job, a: c.a, b: c.b } satisfies PairJob)],
+      { maxBuffer: 64 * 1024 * 1024, timeout: 30 * 60_000 },
+    );
+    paired.set(pairKey(c), JSON.parse(stdout) as PairSamples);
+    log(`paired: ${c.leg.id} ${c.label} done`);
   }
   return paired;
 }
