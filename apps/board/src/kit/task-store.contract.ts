@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredTask, TaskStore } from '@recourse/server';
 
-function task(taskId: string, patch: Partial<StoredTask> = {}): StoredTask {
+/** A working task `taskId` of member `m1` on instance `i1`, with `patch` applied: the contract's fixture. */
+export function task(taskId: string, patch: Partial<StoredTask> = {}): StoredTask {
   return {
     taskId,
     ownerId: 'm1',

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { migrate } from '../store/migrations.sqlite.ts';
 import { openDatabase } from '../store/open-database.sqlite.ts';
 import { holdWriteLock } from '../testing/lock-holder.ts';
-import { describeTaskStoreContract } from './task-store.contract.ts';
+import { describeTaskStoreContract, task } from './task-store.contract.ts';
 import { createSqliteTaskStore } from './task-store.sqlite.ts';
 
 describeTaskStoreContract('SQLite', () => {
@@ -22,25 +22,7 @@ it('waits out a database another process holds locked, instead of failing the wr
     migrate(db);
     const store = createSqliteTaskStore(db);
     const holder = await holdWriteLock(file, 300);
-    const stored = {
-      taskId: 't-locked',
-      ownerId: 'm1',
-      tool: 'board_export',
-      status: 'working' as const,
-      statusMessage: null,
-      createdAt: 1_000,
-      lastUpdatedAt: 1_000,
-      ttlMs: 10_000,
-      pollIntervalMs: 500,
-      result: null,
-      error: null,
-      inputRequests: {},
-      inputResponses: {},
-      cancelRequested: false,
-      instanceId: 'i1',
-      leaseUntil: 5_000,
-      version: 1,
-    };
+    const stored = task('t-locked');
     await store.insert(stored);
     expect(await store.renewLeases('i1', 9_000)).toEqual([]);
     expect(await store.find('t-locked')).toMatchObject({ leaseUntil: 9_000 });
