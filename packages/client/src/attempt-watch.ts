@@ -20,7 +20,7 @@ import { LightAbortController } from './light-abort.ts';
 export class AttemptWatch {
   /** The attempt's signal: hand it to every request of the attempt. */
   readonly signal: AbortSignal;
-  readonly #controller: AbortController | LightAbortController;
+  readonly #controller: AbortController;
   readonly #deadline: Deadline;
   readonly #caller: AbortSignal | undefined;
   #cause: AbortCause;

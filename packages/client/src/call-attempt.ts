@@ -36,8 +36,6 @@ export interface AttemptPlan {
   /** Whether repeating the call is safe (read-only, idempotent, or keyed). */
   readonly safe: boolean;
   readonly log: AttemptRecord[];
-  /** The connection's requests never reach `fetch` (not HTTP), so attempts may use light abort signals. */
-  readonly lightSignals: boolean;
   readonly onProgress: ((progress: CallProgress) => void) | undefined;
   /** Set once the call has followed a -32022; a second one is not followed. */
   renegotiated: boolean;
@@ -157,8 +155,9 @@ export async function runAttempt(
 ): Promise<CallToolResult> {
   const startedAt = Date.now();
   const exchange: HttpExchange = { mayHaveReachedServer: false };
-  const watch = new AttemptWatch(plan.deadline, plan.signal, plan.lightSignals);
   const { connection } = plan;
+  // Off HTTP (no exchanges to observe) no request of the attempt reaches `fetch`, so its signal may be light.
+  const watch = new AttemptWatch(plan.deadline, plan.signal, connection.exchanges === undefined);
   let client: Client | undefined;
   let protocolVersion: string | undefined;
   let value: CallToolResult | undefined;

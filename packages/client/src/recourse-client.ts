@@ -49,11 +49,6 @@ export class RecourseClient {
   readonly #bulkhead: BulkheadPolicy | undefined;
   readonly #catalog: ToolCatalog;
   readonly #tasks: TaskCalls | undefined;
-  /**
-   * Whether attempts may use light abort signals: not on HTTP targets, where an attempt's signal also goes to
-   * `fetch` for each of its requests.
-   */
-  readonly #lightSignals: boolean;
   #closed = false;
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when an input capability and its handler do not match. */
@@ -77,7 +72,6 @@ export class RecourseClient {
     const limits = options.bulkhead === false ? undefined : (options.bulkhead ?? {});
     this.#bulkhead = limits ? bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
     const target = options.target;
-    this.#lightSignals = !('url' in target);
     this.#tasks =
       options.tasks === false || !('url' in target)
         ? undefined
@@ -267,7 +261,6 @@ export class RecourseClient {
       safe: traits.readOnly === true || traits.idempotent === true || keyed,
       log: [],
       renegotiated: false,
-      lightSignals: this.#lightSignals,
       onProgress: options.onProgress,
     };
     let result: CallToolResult;
