@@ -16,7 +16,7 @@
 import type { Database } from 'better-sqlite3';
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createSerialLock, type SerialLock } from '../store/serial-lock.ts';
-import { retryWhileBusy } from '../store/busy-retry.ts';
+import { waitingOutBusy } from '../store/busy-retry.ts';
 
 /** Options the kit passes when it needs a limiter for one limit. */
 export interface LimiterOptions {
@@ -158,6 +158,8 @@ export function sqliteRateLimitStoreFactory(
   options: { lock?: SerialLock; flushIntervalMs?: number; onError?: (error: unknown) => void } = {},
 ): SqliteRateLimitStore {
   const lock = options.lock ?? createSerialLock();
+  // A database locked by another process is waited out between turns of the lock (busy timeout 0).
+  const waiting = waitingOutBusy(lock);
   const intervalMs = options.flushIntervalMs ?? RATE_LIMIT_FLUSH_INTERVAL_MS;
   const windows = new Map<string, Window>();
   const dirty = new Set<string>();
@@ -195,8 +197,7 @@ export function sqliteRateLimitStoreFactory(
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (dirty.size === 0 || !db.open) return Promise.resolve();
-    // A database locked by another process is waited out between turns of the lock (busy timeout 0).
-    return retryWhileBusy(() => lock.runSync(writeDirty));
+    return waiting.runSync(writeDirty);
   };
   const shared: Shared = {
     db,
@@ -215,7 +216,7 @@ export function sqliteRateLimitStoreFactory(
         .runSync(() => void purgeStatement.run(Date.now() - 3_600_000))
         .catch(() => undefined /* expired rows are ignored by the limiter and purged later */);
     },
-    remove: (key) => retryWhileBusy(() => lock.runSync(() => deleteStatement.run(key).changes > 0)),
+    remove: (key) => waiting.runSync(() => deleteStatement.run(key).changes > 0),
   };
   const factory = (limits: LimiterOptions): RateLimiterAbstract => new WriteBehindLimiter(limits, shared);
   return Object.assign(factory, {
