@@ -19,6 +19,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createRecourseClient } from '@recourse/client';
 import { rotatingCpuRounds } from './lib/cpu-rounds.ts';
 import { ReplayingTransport } from './lib/replaying-transport.ts';
+import { median } from './lib/stats.ts';
 import { serverArgs } from './lib/server-process.ts';
 
 const { values } = parseArgs({
@@ -101,7 +102,6 @@ const results = await rotatingCpuRounds(variants, {
 });
 await Promise.all([bare.close(), listed.close(), recourse.close()]);
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const base = results.get('bare SDK')!;
 const where = values['in-process'] === true ? 'in process' : 'stdio';
 console.log(

@@ -17,6 +17,7 @@ import { recourseCaller, sdkCaller } from './lib/callers.ts';
 import type { Caller, Endpoint, Era } from './lib/callers.ts';
 import { preciseCpuMicros } from './lib/proc-usage.ts';
 import { startServer } from './lib/server-process.ts';
+import { median, spread } from './lib/stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -68,16 +69,13 @@ for (let round = 0; round < rounds; round++) {
 for (const [, caller] of clients) await caller.close();
 await server?.stop();
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 console.log(`leg ${leg}, ${String(rounds)} rounds of ${String(calls)} sequential calls per client`);
 for (const [name, list] of results) {
   const cpu = list.map((r) => r.cpuUs);
   const wall = list.map((r) => r.wallUs);
   const served = list.map((r) => r.serverUs);
-  const spread = (xs: number[]): string =>
-    `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   console.log(
-    `${name.padEnd(18)} client CPU µs/call median ${spread(cpu)}, wall µs/call median ${spread(wall)}, server CPU µs/call median ${spread(served)}`,
+    `${name.padEnd(18)} client CPU µs/call median ${spread(cpu, 0)}, wall µs/call median ${spread(wall, 0)}, server CPU µs/call median ${spread(served, 0)}`,
   );
 }
 if (clients.length === 2) {
