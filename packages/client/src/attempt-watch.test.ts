@@ -29,11 +29,25 @@ describe.each([
   it('lets progress push the deadline up to the hard maximum, then says the hard maximum ended it', () => {
     const watch = new AttemptWatch(new Deadline({ timeoutMs: 300, maxTimeoutMs: 500 }), undefined, light);
     vi.advanceTimersByTime(250);
-    watch.progress();
+    watch.progress({ progressToken: 1, progress: 1 });
     vi.advanceTimersByTime(249);
     expect(watch.signal.aborted).toBe(false);
     vi.advanceTimersByTime(1);
     expect(watch.cause).toBe('hard_maximum');
+  });
+
+  it("passes progress on to the caller's onProgress without the token, and without fields the server left out", () => {
+    const seen: unknown[] = [];
+    const watch = new AttemptWatch(
+      new Deadline({ timeoutMs: 300, maxTimeoutMs: 1000 }),
+      undefined,
+      light,
+      (p) => seen.push(p),
+    );
+    watch.progress({ progressToken: 7, progress: 1, total: 4, message: 'reading' });
+    watch.progress({ progressToken: 7, progress: 2 });
+    expect(seen).toEqual([{ progress: 1, total: 4, message: 'reading' }, { progress: 2 }]);
+    watch.end();
   });
 
   it('ends with the caller abort as user, and leaves no listener on the caller signal after end', () => {
@@ -57,7 +71,7 @@ describe.each([
       light,
     );
     first.end();
-    first.progress(); // a late progress of the finished attempt
+    first.progress({ progressToken: 1, progress: 1 }); // a late progress of the finished attempt
     vi.advanceTimersByTime(1000);
     caller.abort();
     expect(first.signal.aborted).toBe(false);

@@ -13,17 +13,10 @@ import type { Connection } from './connection.ts';
 import { AttemptWatch } from './attempt-watch.ts';
 import type { Deadline } from './deadline.ts';
 import { LocalCallError, ProtocolCallError } from './errors.ts';
-import type { ProgressRoute } from './progress-routes.ts';
+import type { CallProgress } from './progress-routes.ts';
 import type { RecourseCallError } from './errors.ts';
 import { ATTEMPT_HEADER } from './http-exchange.ts';
 import type { HttpExchange } from './http-exchange.ts';
-
-/** A progress notification as the caller sees it. */
-export interface CallProgress {
-  readonly progress: number;
-  readonly total?: number;
-  readonly message?: string;
-}
 
 /** Everything one attempt needs. */
 export interface AttemptPlan {
@@ -74,18 +67,6 @@ function callOn(
   const definition = plan.connection.toolDefinition(client, plan.tool);
   if (definition !== undefined) options.toolDefinition = definition;
   return client.callTool({ name: plan.tool, arguments: plan.args, _meta: { progressToken } }, options);
-}
-
-/** The attempt's progress route: progress pushes the deadline and reaches the caller. */
-function progressRoute(plan: AttemptPlan, watch: AttemptWatch): ProgressRoute {
-  return (p) => {
-    watch.progress();
-    plan.onProgress?.({
-      progress: p.progress,
-      ...(p.total === undefined ? {} : { total: p.total }),
-      ...(p.message === undefined ? {} : { message: p.message }),
-    });
-  };
 }
 
 /** Opens the connection under `watch`; a failure records what the handshake's POSTs showed. */
@@ -157,7 +138,12 @@ export async function runAttempt(
   const exchange: HttpExchange = { mayHaveReachedServer: false };
   const { connection } = plan;
   // Off HTTP (no exchanges to observe) no request of the attempt reaches `fetch`, so its signal may be light.
-  const watch = new AttemptWatch(plan.deadline, plan.signal, connection.exchanges === undefined);
+  const watch = new AttemptWatch(
+    plan.deadline,
+    plan.signal,
+    connection.exchanges === undefined,
+    plan.onProgress,
+  );
   let client: Client | undefined;
   let protocolVersion: string | undefined;
   let value: CallToolResult | undefined;
@@ -170,7 +156,7 @@ export async function runAttempt(
     protocolVersion = client.getNegotiatedProtocolVersion();
     const exchanges = connection.exchanges;
     const tag = exchanges?.open(exchange);
-    const progressToken = connection.progress.open(progressRoute(plan, watch));
+    const progressToken = connection.progress.open(watch);
     connection.acquire(client);
     try {
       value = await watch.watch(callOn(client, plan, exchange, watch, tag, progressToken));

@@ -6,7 +6,7 @@
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { AttemptRecord } from './attempt-log.ts';
 import type { BreakerOptions } from './breakers.ts';
-import type { CallProgress } from './call-attempt.ts';
+import type { CallProgress } from './progress-routes.ts';
 import type { ProtocolMode, ServerTarget } from './connection.ts';
 import type { RecourseCallError } from './errors.ts';
 import type { InputHandlers } from './input-handlers.ts';

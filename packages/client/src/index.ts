@@ -23,7 +23,7 @@ export {
 } from './errors.ts';
 export type { CallErrorCode, CallFailureKind, LocalCallFailure, LocalFailureReason } from './errors.ts';
 export type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
-export type { CallProgress } from './call-attempt.ts';
+export type { CallProgress } from './progress-routes.ts';
 export { MODERN_PROTOCOL_VERSION, chooseVersion } from './connection.ts';
 export { INPUT_HANDLER_FAILED, InputHandlerError, InvalidClientOptionsError } from './input-handlers.ts';
 export type { InputHandlers, InputRequestContext } from './input-handlers.ts';

@@ -27,8 +27,12 @@ describe('ProgressRoutes', () => {
     const routes = new ProgressRoutes();
     const server = await connected(routes);
     const seen: string[] = [];
-    const first = routes.open((p) => seen.push(`first ${String(p.progress)}/${String(p.total)}`));
-    const second = routes.open((p) => seen.push(`second ${String(p.progress)} ${p.message ?? ''}`));
+    const first = routes.open({
+      progress: (p) => void seen.push(`first ${String(p.progress)}/${String(p.total)}`),
+    });
+    const second = routes.open({
+      progress: (p) => void seen.push(`second ${String(p.progress)} ${p.message ?? ''}`),
+    });
     expect(first).not.toBe(second);
     const send = (progressToken: string | number, progress: number, extra = {}) =>
       server.notification({

@@ -4,7 +4,7 @@
  *
  * The SDK would do this for a request given `onprogress`, but then copies the request's params and `_meta` into
  * a new request and registers the handler under the message id, on every call; a token of the client's own costs
- * one small object. The SDK's own progress routing serves only requests given `onprogress`, which this client
+ * one small object. The route is an object the attempt has anyway (its watch), not a closure made per attempt. The SDK's own progress routing serves only requests given `onprogress`, which this client
  * never passes, so the one handler installed here replaces it on every SDK client the client creates. The token
  * also rides along on the SDK's follow-up requests of a 2026-07-28 `input_required` flow (they copy the original
  * params), so progress during any round reaches the attempt; the SDK's own per-round progress reports are made
@@ -14,8 +14,17 @@
  */
 import type { Client, ProgressNotificationParams } from '@modelcontextprotocol/client';
 
-/** What an attempt does with one of its progress notifications. */
-export type ProgressRoute = (progress: ProgressNotificationParams) => void;
+/** A progress notification as the caller sees it. */
+export interface CallProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** What receives one attempt's progress notifications. */
+export interface ProgressRoute {
+  progress(params: ProgressNotificationParams): void;
+}
 
 /** The progress routes of one connection's running attempts. */
 export class ProgressRoutes {
@@ -27,7 +36,7 @@ export class ProgressRoutes {
   install(client: Client): void {
     client.setNotificationHandler('notifications/progress', (notification) => {
       const { progressToken } = notification.params;
-      if (typeof progressToken === 'number') this.#routes.get(progressToken)?.(notification.params);
+      if (typeof progressToken === 'number') this.#routes.get(progressToken)?.progress(notification.params);
     });
   }
 

@@ -22,7 +22,13 @@ import type { PolicyEventName, PolicyListener } from './policy-events.ts';
 import { retryAfterFailure } from './retry-policy.ts';
 import { ToolCatalog } from './tool-catalog.ts';
 import { TaskCalls, type TaskCallOptions, type TaskReference } from './tasks/task-calls.ts';
-import type { CallOptions, CallOutcome, CallSuccess, RecourseClientOptions } from './client-options.ts';
+import type {
+  CallOptions,
+  CallOutcome,
+  CallSuccess,
+  FallbackRoute,
+  RecourseClientOptions,
+} from './client-options.ts';
 
 function defaultName(target: ServerTarget): string {
   if ('url' in target) return new URL(target.url).host;
@@ -106,40 +112,45 @@ export class RecourseClient {
    * (OAuth credentials refused and not refreshable). After {@link close} it rejects at once with a
    * `ClientClosedError` (code `CLIENT_CLOSED`), which is not a call failure.
    */
-  async callTool(
+  callTool(
     tool: string,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallSuccess> {
-    if (this.#closed) throw new ClientClosedError(this.name);
-    try {
-      return await this.#guarded(tool, args, options);
-    } catch (error) {
-      const route = this.#options.fallbacks?.[tool];
-      if (!route || !isRecourseCallError(error) || error.code !== 'CALL_CIRCUIT_OPEN') throw error;
-      const target = route.client ?? this;
-      this.#events.emit('reroute', { server: this.name, tool, toServer: target.name, toTool: route.tool });
-      const rerouted = await target.#guarded(
-        route.tool,
-        route.mapArguments ? route.mapArguments(args) : args,
-        options,
-      );
-      return { ...rerouted, reroutedFrom: { server: this.name, tool, reason: 'circuit_open' } };
-    }
+    if (this.#closed) return Promise.reject(new ClientClosedError(this.name));
+    const route = this.#options.fallbacks?.[tool];
+    const guarded = this.#guarded(tool, args, options);
+    return route === undefined
+      ? guarded
+      : guarded.catch((error: unknown) => this.#reroute(route, tool, args, options, error));
   }
 
   /** Like {@link callTool}, but resolves with `{ ok: false, error }` instead of rejecting on a call failure. */
-  async tryCallTool(
+  tryCallTool(
     tool: string,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallOutcome> {
-    try {
-      return { ok: true, value: await this.callTool(tool, args, options) };
-    } catch (error) {
-      if (isRecourseCallError(error)) return { ok: false, error };
-      throw error;
-    }
+    return this.callTool(tool, args, options).then(succeeded, failed);
+  }
+
+  /** Takes the fallback route of `tool` when its breaker refused the call; any other failure passes through. */
+  async #reroute(
+    route: FallbackRoute,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    error: unknown,
+  ): Promise<CallSuccess> {
+    if (!isRecourseCallError(error) || error.code !== 'CALL_CIRCUIT_OPEN') throw error;
+    const target = route.client ?? this;
+    this.#events.emit('reroute', { server: this.name, tool, toServer: target.name, toTool: route.tool });
+    const rerouted = await target.#guarded(
+      route.tool,
+      route.mapArguments ? route.mapArguments(args) : args,
+      options,
+    );
+    return { ...rerouted, reroutedFrom: { server: this.name, tool, reason: 'circuit_open' } };
   }
 
   /**
@@ -314,6 +325,15 @@ export class RecourseClient {
       throw failure;
     }
   }
+}
+
+function succeeded(value: CallSuccess): CallOutcome {
+  return { ok: true, value };
+}
+
+function failed(error: unknown): CallOutcome {
+  if (isRecourseCallError(error)) return { ok: false, error };
+  throw error;
 }
 
 /** The caller aborted before the request was sent: `cancelled`, with nothing sent and no attempt made. */
