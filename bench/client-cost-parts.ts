@@ -8,6 +8,7 @@
  * per-round ratios to the bare client and the median of the per-round differences in µs.
  *
  * Flags: `--rounds N` (default 30), `--calls N` per batch (default 500), `--only a,b` (variant names),
+ * `--in-flight N` (calls at once, each of N callers calling sequentially; default 1),
  * `--in-process` (`npm run bench:client-in-process`): no server process and no pipe; every client talks through a
  * `ReplayingTransport` (`lib/replaying-transport.ts`), so the figures are the clients' own work alone.
  *
@@ -28,10 +29,12 @@ const { values } = parseArgs({
     calls: { type: 'string' },
     only: { type: 'string' },
     'in-process': { type: 'boolean' },
+    'in-flight': { type: 'string' },
   },
 });
 const rounds = Number(values.rounds ?? 30);
 const calls = Number(values.calls ?? 500);
+const inFlight = Number(values['in-flight'] ?? 1);
 
 function transport(): StdioClientTransport {
   if (values['in-process'] === true) return new ReplayingTransport();
@@ -99,13 +102,14 @@ const results = await rotatingCpuRounds(variants, {
   calls,
   warmUp: values['in-process'] === true ? 3000 : 500,
   only: values.only,
+  inFlight,
 });
 await Promise.all([bare.close(), listed.close(), recourse.close()]);
 
 const base = results.get('bare SDK')!;
 const where = values['in-process'] === true ? 'in process' : 'stdio';
 console.log(
-  `${String(rounds)} rounds of ${String(calls)} sequential calls per variant, ${where}, 2026-07-28`,
+  `${String(rounds)} rounds of ${String(calls)} calls per variant, ${inFlight === 1 ? 'sequential' : `${String(inFlight)} in flight`}, ${where}, 2026-07-28`,
 );
 for (const [name, list] of results) {
   const ratio = (median(list.map((cpu, i) => cpu / base[i]!)) - 1) * 100;
