@@ -26,13 +26,13 @@ describe('npm run bench', () => {
     expect(stdout).toMatch(/\| stdio-2026 \| floor: NDJSON over a pipe \| \d+ \|/);
   }, 150_000);
 
-  it('reads the client overhead from the paired phase', async () => {
-    const stdout = await bench(['--only', 'stdio-2026/echo-recourse', '--pair-rounds', '2']);
+  it('reads the client overhead from the paired phase, with the confidence interval of its median', async () => {
+    const stdout = await bench(['--only', 'stdio-2026/echo-recourse', '--pair-rounds', '6']);
     expect(stdout).toContain(
-      'then 2 rounds of the paired phase (the two sides of each cost and overhead comparison back to back in a process of their own',
+      'then 6 rounds of the paired phase (the two sides of each cost and overhead comparison back to back in a process of their own',
     );
     expect(stdout).toMatch(
-      /\| stdio-2026 \| @recourse\/client overhead on bare SDK echo \(paired\) \| -?\d+\.\d %/,
+      /\| stdio-2026 \| @recourse\/client overhead on bare SDK echo \(paired\) \| -?\d+\.\d % \[-?\d+\.\d % … -?\d+\.\d %\] \(/,
     );
     expect(stdout).toMatch(/\| stdio-2026 \| bare SDK echo, @recourse\/client \| \d+ \|/);
   }, 150_000);

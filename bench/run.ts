@@ -4,7 +4,7 @@
  * Flags: `--quick` (3 rounds, small counts: for development), `--rounds N`, `--only TEXT` (configurations
  * whose id contains TEXT, plus what they are compared with), `--no-memory`, `--memory-calls N`,
  * `--memory-leg stdio|http` (default stdio), `--memory-max-s N` (time bound of the memory phase, default 180 s; quick 30 s),
- * `--pair-rounds N` (rounds of the paired phase, `lib/paired.ts`; default 12, quick 3). It runs the compiled
+ * `--pair-rounds N` (rounds of the paired phase, `lib/paired.ts`; default 24, quick 3). It runs the compiled
  * packages (`npm run bench` builds them first), as their users do; the servers it starts run from the sources.
  *
  * @packageDocumentation
@@ -36,7 +36,7 @@ const quick = values.quick === true;
 const rounds = Number(values.rounds ?? (quick ? 3 : 9));
 // Milliseconds per batch (sequential, 16 in flight) and warm-up calls per configuration.
 const sizes = quick ? { warmMs: 200, seqMs: 100, concMs: 200 } : { warmMs: 1000, seqMs: 400, concMs: 800 };
-const pairRounds = Number(values['pair-rounds'] ?? (quick ? 3 : 12));
+const pairRounds = Number(values['pair-rounds'] ?? (quick ? 3 : 24));
 // Milliseconds per batch of the paired phase: longer than the main rounds', since its ratios are a few percent.
 const pairSizes = quick ? { seqMs: 200, concMs: 200 } : { seqMs: 800, concMs: 800 };
 const memoryCalls = Number(values['memory-calls'] ?? (quick ? 5_000 : 100_000));

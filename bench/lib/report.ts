@@ -7,7 +7,7 @@ import type { Comparison, Config } from './configs.ts';
 import type { Sample } from './measure.ts';
 import type { MemoryReport } from './memory.ts';
 import { pairKey, type PairedSamples } from './paired.ts';
-import { median, spread } from './stats.ts';
+import { median, medianInterval } from './stats.ts';
 
 /** Per configuration, the samples of every round. */
 export interface RoundSamples {
@@ -40,8 +40,17 @@ export function figuresTable(configs: readonly Config[], results: ReadonlyMap<st
   return rows.join('\n');
 }
 
-/** `clientCpu`: the overhead read from the client's CPU per call instead of calls per second. */
-function ratios(kind: Comparison['kind'] | 'clientCpu', a: readonly Sample[], b: readonly Sample[]): string {
+/**
+ * The median of the per-round ratios of `a` to `b`, with (for paired comparisons) the 95 % confidence interval
+ * of that median in brackets, and the lowest and highest round in parentheses. `clientCpu`: the overhead read
+ * from the client's CPU per call instead of calls per second.
+ */
+function ratios(
+  kind: Comparison['kind'] | 'clientCpu',
+  a: readonly Sample[],
+  b: readonly Sample[],
+  withInterval: boolean,
+): string {
   const values = a.map((sa, i) => {
     const sb = b[i]!;
     if (kind === 'throughput') return sa.callsPerSecond / sb.callsPerSecond;
@@ -49,14 +58,18 @@ function ratios(kind: Comparison['kind'] | 'clientCpu', a: readonly Sample[], b:
     const cost = sb.callsPerSecond / sa.callsPerSecond;
     return kind === 'cost' ? cost : (cost - 1) * 100;
   });
+  if (values.length === 0) return 'n/a';
   const percent = kind === 'overhead' || kind === 'clientCpu';
-  const text = spread(values, percent ? 1 : 2);
-  return percent ? text.replace(/(-?\d+\.\d)/g, '$1 %').replace(/ % \(/, ' % (') : `${text}`;
+  const fmt = (v: number): string => (percent ? `${v.toFixed(1)} %` : v.toFixed(2));
+  const ci = medianInterval(values);
+  const interval = withInterval && ci.exact ? ` [${fmt(ci.low)} … ${fmt(ci.high)}]` : '';
+  return `${fmt(median(values))}${interval} (${fmt(Math.min(...values))}–${fmt(Math.max(...values))})`;
 }
 
 /**
  * The ratio table: per comparison, the median and range of the per-round ratios, from the paired phase for the
- * comparisons it measured (marked "paired") and from the main rounds for the others.
+ * comparisons it measured (marked "paired", with the 95 % confidence interval of the median) and from the main
+ * rounds for the others.
  */
 export function ratioTable(
   comparisons: readonly Comparison[],
@@ -73,11 +86,11 @@ export function ratioTable(
       .filter((part) => part !== '')
       .join(', ');
     rows.push(
-      `| ${c.leg.id} | ${c.label}${unit === '' ? '' : ` (${unit})`} | ${ratios(c.kind, a.seq, b.seq)} | ${ratios(c.kind, a.conc, b.conc)} | ${c.target ?? ''} |`,
+      `| ${c.leg.id} | ${c.label}${unit === '' ? '' : ` (${unit})`} | ${ratios(c.kind, a.seq, b.seq, pair !== undefined)} | ${ratios(c.kind, a.conc, b.conc, pair !== undefined)} | ${c.target ?? ''} |`,
     );
     if (c.kind === 'overhead')
       rows.push(
-        `| ${c.leg.id} | ${c.label}, client CPU per call${pair ? ' (paired)' : ''} | ${ratios('clientCpu', a.seq, b.seq)} | ${ratios('clientCpu', a.conc, b.conc)} | ${c.target ?? ''} |`,
+        `| ${c.leg.id} | ${c.label}, client CPU per call${pair ? ' (paired)' : ''} | ${ratios('clientCpu', a.seq, b.seq, pair !== undefined)} | ${ratios('clientCpu', a.conc, b.conc, pair !== undefined)} | ${c.target ?? ''} |`,
       );
   }
   return rows.join('\n');
