@@ -4,11 +4,12 @@
  *
  * The SDK would do this for a request given `onprogress`, but then copies the request's params and `_meta` into
  * a new request and registers the handler under the message id, on every call; a token of the client's own costs
- * one small object. The route is an object the attempt has anyway (its watch), not a closure made per attempt. The SDK's own progress routing serves only requests given `onprogress`, which this client
- * never passes, so the one handler installed here replaces it on every SDK client the client creates. The token
- * also rides along on the SDK's follow-up requests of a 2026-07-28 `input_required` flow (they copy the original
- * params), so progress during any round reaches the attempt; the SDK's own per-round progress reports are made
- * only for `onprogress`, so they never arrive here.
+ * one small object. The route is an object the attempt has anyway (its watch), not a closure made per attempt.
+ * The SDK's own progress routing serves only requests given `onprogress`, which this client never passes, so
+ * the one handler installed here replaces it on every SDK client the client creates. The token also rides along
+ * on the SDK's follow-up requests of a 2026-07-28 `input_required` flow (they copy the original params), so
+ * progress during any round reaches the attempt; the SDK's own per-round progress reports are made only for
+ * `onprogress`, so they never arrive here.
  *
  * @packageDocumentation
  */

@@ -327,10 +327,12 @@ export class RecourseClient {
   }
 }
 
+/** {@link RecourseClient.tryCallTool}'s outcome of a call that succeeded. */
 function succeeded(value: CallSuccess): CallOutcome {
   return { ok: true, value };
 }
 
+/** {@link RecourseClient.tryCallTool}'s outcome of a call that failed; what is not a call failure rejects. */
 function failed(error: unknown): CallOutcome {
   if (isRecourseCallError(error)) return { ok: false, error };
   throw error;
