@@ -158,7 +158,7 @@ const out = [
     `two sides of each cost and overhead comparison back to back in a process of their own, ${String(pairSizes.seqMs)} ms ` +
     `sequential and ${String(pairSizes.concMs)} ms with 16 in flight each); ${String(Math.round((Date.now() - started) / 1000))} s.`,
   '',
-  '### Ratios (median of the per-round ratios, range in brackets)',
+  '### Ratios (median of the per-round ratios; paired rows: 95 % confidence interval of the median in square brackets; range of the rounds in parentheses)',
   '',
   ratioTable(comparisons, results, paired),
   '',
