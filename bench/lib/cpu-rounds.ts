@@ -22,8 +22,8 @@ export async function cpuPerCall(call: () => Promise<unknown>, n: number, inFlig
 
 /**
  * Runs `warmUp` calls of each variant, then `rounds` rounds of `calls` calls per variant (`inFlight` at once) in
- * rotating order; resolves with each variant's CPU µs per call, one figure per round. `only` (comma-separated names) picks the
- * variants to run besides the first, which every figure is compared with.
+ * rotating order; resolves with each variant's CPU µs per call, one figure per round. `only` (comma-separated
+ * names) picks the variants to run besides the first, which every figure is compared with.
  */
 export async function rotatingCpuRounds(
   variants: Readonly<Record<string, () => Promise<unknown>>>,
