@@ -3,9 +3,10 @@
  *
  * Flags: `--quick` (3 rounds, small counts: for development), `--rounds N`, `--only TEXT` (configurations
  * whose id contains TEXT, plus what they are compared with), `--no-memory`, `--memory-calls N`,
- * `--memory-leg stdio|http` (default stdio), `--memory-max-s N` (time bound of the memory phase, default 180 s; quick 30 s),
- * `--pair-rounds N` (rounds of the paired phase, `lib/paired.ts`; default 24, quick 3). It runs the compiled
- * packages (`npm run bench` builds them first), as their users do; the servers it starts run from the sources.
+ * `--memory-leg stdio|http` (default stdio), `--memory-max-s N` (time bound of the memory phase, default 180 s;
+ * quick 30 s), `--pair-rounds N` (rounds of the paired phase, `lib/paired.ts`; default 24, quick 3). It runs the
+ * compiled packages (`npm run bench` builds them first), as their users do; the servers it starts run from the
+ * sources.
  *
  * @packageDocumentation
  */

@@ -42,8 +42,8 @@ export function figuresTable(configs: readonly Config[], results: ReadonlyMap<st
 
 /**
  * The median of the per-round ratios of `a` to `b`, with (for paired comparisons) the 95 % confidence interval
- * of that median in square brackets, and the lowest and highest round in parentheses. `clientCpu`: the overhead read
- * from the client's CPU per call instead of calls per second.
+ * of that median in square brackets, and the lowest and highest round in parentheses. `clientCpu`: the overhead
+ * read from the client's CPU per call instead of calls per second.
  */
 function ratios(
   kind: Comparison['kind'] | 'clientCpu',

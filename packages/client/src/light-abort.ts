@@ -7,10 +7,10 @@
  * signals, so attempts over HTTP keep a native controller.
  *
  * It keeps only `abort` listeners (the only event a signal fires) and behaves as a native abort signal does where
- * a listener can tell: listeners run once, in the order they were
- * added (`onabort` where it was first set), with an `abort` event; a listener added twice runs once; one added after the abort
- * never runs; a listener that throws does not stop the others, and its error is reported as an uncaught
- * exception, as Node reports one from a native listener.
+ * a listener can tell: listeners run once, in the order they were added (`onabort` where it was first set), with
+ * an `abort` event; a listener added twice runs once; one added after the abort never runs; a listener that
+ * throws does not stop the others, and its error is reported as an uncaught exception, as Node reports one from a
+ * native listener.
  *
  * @packageDocumentation
  */
