@@ -8,7 +8,8 @@
  * work is not in it, so the difference is the client's own per-call work.
  *
  * Flags: `--leg http-2026|http-2025|stdio-2026` (default http-2026), `--rounds N` (default 5), `--calls N` per
- * batch (default 2000). `--only sdk|recourse` runs one client; `node --cpu-prof --import tsx
+ * batch (default 2000), `--in-flight N` (N callers at once, each calling sequentially; default 1). `--only
+ * sdk|recourse` runs one client; `node --cpu-prof --import tsx
  * bench/client-cpu.ts --only recourse` profiles the client alone.
  *
  * @packageDocumentation
@@ -26,11 +27,13 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     calls: { type: 'string' },
     only: { type: 'string' },
+    'in-flight': { type: 'string' },
   },
 });
 const leg = values.leg ?? 'http-2026';
 const rounds = Number(values.rounds ?? 5);
 const calls = Number(values.calls ?? 2000);
+const inFlight = Math.max(1, Number(values['in-flight'] ?? 1));
 const era: Era = leg === 'http-2025' ? 'legacy' : 'modern';
 const spec = { tool: 'echo', args: { text: 'T-1 Benchmark task' }, expect: 'success' as const };
 
@@ -52,12 +55,18 @@ async function batch(caller: Caller, n: number): Promise<Batch> {
   const serverBefore = preciseCpuMicros(caller.pid);
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await caller.call();
+  const each = Math.ceil(n / inFlight);
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      for (let i = 0; i < each; i++) await caller.call();
+    }),
+  );
   const used = process.cpuUsage(cpu);
+  const made = each * inFlight;
   return {
-    cpuUs: (used.user + used.system) / n,
-    wallUs: Number(process.hrtime.bigint() - started) / 1000 / n,
-    serverUs: (preciseCpuMicros(caller.pid) - serverBefore) / n,
+    cpuUs: (used.user + used.system) / made,
+    wallUs: Number(process.hrtime.bigint() - started) / 1000 / made,
+    serverUs: (preciseCpuMicros(caller.pid) - serverBefore) / made,
   };
 }
 
@@ -70,7 +79,9 @@ for (let round = 0; round < rounds; round++) {
 for (const [, caller] of clients) await caller.close();
 await server?.stop();
 
-console.log(`leg ${leg}, ${String(rounds)} rounds of ${String(calls)} sequential calls per client`);
+console.log(
+  `leg ${leg}, ${String(rounds)} rounds of ${String(calls)} calls per client, ${inFlight === 1 ? 'sequential' : `${String(inFlight)} in flight`}`,
+);
 for (const [name, list] of results) {
   const cpu = list.map((r) => r.cpuUs);
   const wall = list.map((r) => r.wallUs);
