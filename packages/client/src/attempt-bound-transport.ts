@@ -34,8 +34,10 @@ export class AttemptBoundHttpTransport extends StreamableHTTPClientTransport {
     if (options?.requestSignal !== undefined || !isJSONRPCRequest(message))
       return super.send(message, options);
     const signal = this.#exchanges.get(options?.headers?.[ATTEMPT_HEADER])?.signal;
-    // A request sent after its attempt was aborted is not the attempt's own (nothing is, any more).
-    if (signal === undefined || signal.aborted) return super.send(message, options);
+    // A request sent after its attempt was aborted is not the attempt's own (nothing is, any more). A light signal
+    // (2026-07-28 era, where the SDK gives every request a `requestSignal` of its own) cannot reach `fetch`.
+    if (signal === undefined || signal.aborted || !(signal instanceof AbortSignal))
+      return super.send(message, options);
     return super.send(message, { ...options, requestSignal: signal });
   }
 }

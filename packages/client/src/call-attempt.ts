@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolRequestOptions, CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { AttemptOutcome, AttemptRecord } from './attempt-log.ts';
 import { classifyResult, classifyThrown, mayHaveTakenEffect } from './classify.ts';
@@ -47,6 +48,9 @@ function outcomeOf(error: RecourseCallError): AttemptOutcome {
   return error.kind === 'tool' ? 'tool_failure' : 'protocol_error';
 }
 
+/** The JSON-RPC code of a request whose `Mcp-Param-*` headers do not match its tool's declarations. */
+const HEADER_MISMATCH = -32020;
+
 /** Sends the call on `client` under `watch`; the exchange is marked sent (nothing of it left before this). */
 function callOn(
   client: Client,
@@ -64,9 +68,18 @@ function callOn(
     timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
   };
   if (tag !== undefined) options.headers = { [ATTEMPT_HEADER]: tag };
+  const params = { name: plan.tool, arguments: plan.args, _meta: { progressToken } };
   const definition = plan.connection.toolDefinition(client, plan.tool);
-  if (definition !== undefined) options.toolDefinition = definition;
-  return client.callTool({ name: plan.tool, arguments: plan.args, _meta: { progressToken } }, options);
+  if (definition === undefined) return client.callTool(params, options);
+  options.toolDefinition = definition;
+  return client.callTool(params, options).catch((error: unknown) => {
+    // The server's tool now wants headers its listed definition did not declare, and it refused the request
+    // before running the tool. The SDK's own path (without a definition) lists the tools again and resends.
+    if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;
+    plan.connection.forgetToolDefinitions(client);
+    delete options.toolDefinition;
+    return client.callTool(params, options);
+  });
 }
 
 /** Opens the connection under `watch`; a failure records what the handshake's POSTs showed. */
@@ -137,11 +150,11 @@ export async function runAttempt(
   const startedAt = Date.now();
   const exchange: HttpExchange = { mayHaveReachedServer: false };
   const { connection } = plan;
-  // Off HTTP (no exchanges to observe) no request of the attempt reaches `fetch`, so its signal may be light.
+  const ready = connection.ready;
   const watch = new AttemptWatch(
     plan.deadline,
     plan.signal,
-    connection.exchanges === undefined,
+    connection.takesLightSignals(ready),
     plan.onProgress,
   );
   let client: Client | undefined;
@@ -150,7 +163,7 @@ export async function runAttempt(
   let failed = false;
   let thrown: unknown;
   try {
-    if (watch.cause === undefined) client = connection.ready ?? (await connect(plan, exchange, watch));
+    if (watch.cause === undefined) client = ready ?? (await connect(plan, exchange, watch));
     // The attempt ended before or while connecting: it was classified as not sent, so it must stay unsent.
     if (watch.cause !== undefined || client === undefined) throw watch.signal.reason;
     protocolVersion = client.getNegotiatedProtocolVersion();

@@ -4,7 +4,11 @@
  *
  * @packageDocumentation
  */
-import { Client, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/client';
 import type {
   AuthProvider,
   ClientCapabilities,
@@ -143,17 +147,31 @@ export class Connection {
     return this.#closed ? undefined : this.#connected;
   }
 
+  /**
+   * Whether an attempt on `client` (undefined: not connected yet) may take a light abort signal, because none of
+   * its requests hands that signal to `fetch`: off HTTP, and on HTTP connections of the 2026-07-28 era, where the
+   * SDK gives each request an abort of its own and fires it when the attempt's signal aborts.
+   */
+  takesLightSignals(client: Client | undefined): boolean {
+    return this.exchanges === undefined || client?.getProtocolEra() === 'modern';
+  }
+
   /** Lists the server's tools (all pages) on the connected SDK client, connecting first when needed. */
   async listTools(signal?: AbortSignal): Promise<readonly Tool[]> {
     return this.#definitions.list(await this.client(), signal);
   }
 
   /**
-   * The definition of `tool` to pass as `toolDefinition` to `client.callTool`: on a stdio connection whose tools
-   * were listed (see `ToolDefinitions`); undefined otherwise.
+   * The definition of `tool` to pass as `toolDefinition` to `client.callTool`, once the tools were listed on
+   * `client` (see `ToolDefinitions`); undefined otherwise.
    */
   toolDefinition(client: Client, tool: string): Tool | undefined {
     return this.#definitions.of(client, tool);
+  }
+
+  /** Stops handing `client`'s listed definitions to `callTool` (a header mismatch showed them out of date). */
+  forgetToolDefinitions(client: Client): void {
+    this.#definitions.forget(client);
   }
 
   /**
@@ -248,7 +266,7 @@ export class Connection {
     };
     try {
       const transport = this.#transport();
-      if (transport instanceof StdioClientTransport) this.#definitions.track(client);
+      this.#definitions.track(client, transport instanceof StreamableHTTPClientTransport);
       await client.connect(transport, { signal: controller.signal });
     } catch (error) {
       await client.close().catch(() => undefined);

@@ -39,6 +39,28 @@ describe('observingFetch', () => {
     expect(sent?.get('authorization')).toBe('Bearer t');
   });
 
+  it("edits the SDK's own Headers of a request in place, and records no exchange for a GET", async () => {
+    const seen: (Headers | undefined)[] = [];
+    const base = (_url: string | URL, init?: RequestInit): Promise<Response> => {
+      seen.push(init?.headers as Headers | undefined);
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    };
+    const registry = new ExchangeRegistry();
+    const wrapped = observingFetch(base, { authorization: 'Bearer t' }, registry);
+    const exchange: HttpExchange = { mayHaveReachedServer: false };
+    const headers = new Headers({ [ATTEMPT_HEADER]: registry.open(exchange), accept: 'application/json' });
+    await wrapped('http://127.0.0.1/mcp', { method: 'post', headers });
+    expect(seen[0]).toBe(headers);
+    expect([...headers]).toEqual([
+      ['accept', 'application/json'],
+      ['authorization', 'Bearer t'],
+    ]);
+    expect(exchange).toMatchObject({ observed: true, mayHaveReachedServer: true, status: 200 });
+    await wrapped('http://127.0.0.1/mcp', { method: 'GET', headers: new Headers() });
+    expect(seen[1]?.get('authorization')).toBe('Bearer t');
+    expect(registry.untagged).toEqual({ mayHaveReachedServer: false });
+  });
+
   it('marks a refused connection as not reached', async () => {
     const refused = Object.assign(new TypeError('fetch failed'), {
       cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),

@@ -80,33 +80,39 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 /**
  * Wraps `fetch` so that each POST is recorded in its attempt's exchange (found by the {@link ATTEMPT_HEADER} tag,
- * which is removed) or in `registry.untagged`, and adds `headers` (e.g. a bearer token).
+ * which is removed) or in `registry.untagged`, and adds `headers` (e.g. a bearer token). The SDK builds a fresh
+ * `Headers` for every request it sends, so that object is edited in place rather than copied.
  */
 export function observingFetch(
   base: FetchLike,
   headers: Readonly<Record<string, string>>,
   registry: ExchangeRegistry,
 ): FetchLike {
+  const added = Object.entries(headers);
   return async (url, init) => {
-    const merged = new Headers(init?.headers);
-    const tag = merged.get(ATTEMPT_HEADER);
-    if (tag !== null) merged.delete(ATTEMPT_HEADER);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
+    let sending = init;
+    let requestHeaders = init?.headers;
+    if (!(requestHeaders instanceof Headers)) {
+      requestHeaders = new Headers(requestHeaders);
+      sending = { ...init, headers: requestHeaders };
+    }
+    const tag = requestHeaders.get(ATTEMPT_HEADER);
+    if (tag !== null) requestHeaders.delete(ATTEMPT_HEADER);
+    for (const [name, value] of added) requestHeaders.set(name, value);
+    const isPost = init?.method !== undefined && init.method.toUpperCase() === 'POST';
     const exchange = isPost ? (tag === null ? registry.untagged : registry.get(tag)) : undefined;
-    if (exchange) exchange.observed = true;
+    if (exchange === undefined) return base(url, sending);
+    exchange.observed = true;
     try {
-      const response = await base(url, { ...init, headers: merged });
-      if (exchange) {
-        exchange.mayHaveReachedServer = true;
-        exchange.status = response.status;
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        if (retryAfter !== undefined) exchange.retryAfterMs = retryAfter;
-      }
+      const response = await base(url, sending);
+      exchange.mayHaveReachedServer = true;
+      exchange.status = response.status;
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      if (retryAfter !== undefined) exchange.retryAfterMs = retryAfter;
       return response;
     } catch (error) {
       const code = causeCode(error);
-      if (exchange && !(code !== undefined && NOT_SENT_CODES.has(code))) exchange.mayHaveReachedServer = true;
+      if (!(code !== undefined && NOT_SENT_CODES.has(code))) exchange.mayHaveReachedServer = true;
       throw error;
     }
   };

@@ -1,10 +1,11 @@
 /**
- * An `AbortController` whose signal is a plain object instead of Node's `EventTarget`, for the attempts on
- * connections whose requests never reach `fetch` (stdio and other custom transports). The SDK only reads a
- * request's signal (`aborted`, `reason`) and adds and removes one abort listener per request; on Node 20 that
- * listener costs about 2 µs per call on the native signal (its `EventTarget` bookkeeping), a few percent of a
- * whole call on stdio, and a small fraction of that here. `fetch` and `AbortSignal.any` accept only native
- * signals, so attempts over HTTP keep a native controller.
+ * An `AbortController` whose signal is a plain object instead of Node's `EventTarget`, for the attempts whose
+ * signal never reaches `fetch` (stdio, custom transports, and HTTP connections of the 2026-07-28 era, where the
+ * SDK gives each request an abort of its own). The SDK only reads a request's signal (`aborted`, `reason`) and
+ * adds and removes one abort listener per request; on Node 20 that listener costs about 2 µs per call on the
+ * native signal (its `EventTarget` bookkeeping), a few percent of a whole call on stdio, and a small fraction of
+ * that here. `fetch` and `AbortSignal.any` accept only native signals, so attempts whose signal is handed to
+ * `fetch` (2025-era HTTP) keep a native controller.
  *
  * It keeps only `abort` listeners (the only event a signal fires) and behaves as a native abort signal does where
  * a listener can tell: listeners run once, in the order they were added (`onabort` where it was first set), with

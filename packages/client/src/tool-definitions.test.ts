@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolDefinitions } from './tool-definitions.ts';
@@ -6,7 +7,9 @@ import { ToolDefinitions } from './tool-definitions.ts';
 let open: { client: Client; server: Server } | undefined;
 
 /** A low-level server (it checks no output schema itself) whose `sum` answers whatever `setAnswer` set. */
-async function connected(): Promise<{ client: Client; server: Server; setAnswer: (v: unknown) => void }> {
+async function connected(
+  more: Tool[] = [],
+): Promise<{ client: Client; server: Server; setAnswer: (v: unknown) => void }> {
   const server = new Server(
     { name: 'definitions', version: '0.0.1' },
     { capabilities: { tools: { listChanged: true } } },
@@ -20,6 +23,7 @@ async function connected(): Promise<{ client: Client; server: Server; setAnswer:
         outputSchema: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
       },
       { name: 'other', inputSchema: { type: 'object' } },
+      ...more,
     ],
   }));
   server.setRequestHandler('tools/call', () => ({
@@ -51,7 +55,7 @@ describe('ToolDefinitions', () => {
   it('hands over the output schema, so the SDK still rejects structured content that breaks it', async () => {
     const { client, setAnswer } = await connected();
     const definitions = new ToolDefinitions();
-    definitions.track(client);
+    definitions.track(client, false);
     await definitions.list(client);
     const sum = definitions.of(client, 'sum');
     if (sum === undefined) throw new Error('sum was listed, so its definition must be kept');
@@ -64,10 +68,26 @@ describe('ToolDefinitions', () => {
     expect(definitions.of(client, 'missing')).toBeUndefined();
   });
 
+  it('on a client that mirrors headers, keeps no definition of a tool that declares one', async () => {
+    const { client } = await connected([
+      {
+        name: 'regional',
+        inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+      },
+    ]);
+    const definitions = new ToolDefinitions();
+    definitions.track(client, true);
+    await definitions.list(client);
+    expect(definitions.of(client, 'regional')).toBeUndefined();
+    expect(definitions.of(client, 'sum')?.inputSchema).toEqual({ type: 'object' });
+    definitions.forget(client);
+    expect(definitions.of(client, 'sum')).toBeUndefined();
+  });
+
   it('drops the definitions when the server says its tools changed, until they are listed again', async () => {
     const { client, server } = await connected();
     const definitions = new ToolDefinitions();
-    definitions.track(client);
+    definitions.track(client, false);
     await definitions.list(client);
     expect(definitions.of(client, 'sum')).toBeDefined();
     await server.sendToolListChanged();

@@ -1,13 +1,14 @@
 /**
- * The listed tool definitions the client hands to the SDK's `callTool` on connections whose transport carries no
- * HTTP headers (stdio).
+ * The listed tool definitions the client hands to the SDK's `callTool`.
  *
  * Without a definition, the SDK's `callTool` on a client that has listed the tools looks the tool up in its
- * response cache twice per call (asynchronously) and scans its input schema for `x-mcp-header` declarations, on
- * stdio too; given one (`toolDefinition`), it validates the result against the definition's `outputSchema` just
- * as it does from its cache, with neither look-up. The scan only serves header mirroring, which has no headers to
- * mirror into off HTTP, so the definition handed over carries an empty input schema. On HTTP the SDK's own path
- * stays: it lists the tools again after a header mismatch, which it does not do for a definition it was given.
+ * response cache twice per call (asynchronously) and scans its input schema for `x-mcp-header` declarations;
+ * given one (`toolDefinition`), it validates the result against the definition's `outputSchema` just as it does
+ * from its cache, with neither look-up. The scan only serves header mirroring (`Mcp-Param-*` headers on HTTP),
+ * so the definition handed over carries an empty input schema, and on HTTP only tools that declare no header
+ * are handed over: for the others the SDK's own path mirrors their headers. A definition handed over is not
+ * listed again after a header mismatch, as the SDK's own path is; the attempt then drops the kept definitions
+ * ({@link ToolDefinitions.forget}) and sends the call once more without one.
  *
  * @packageDocumentation
  */
@@ -16,18 +17,27 @@ import type { Client, Tool } from '@modelcontextprotocol/client';
 /** The input schema of a handed-over definition: nothing in it for the header scan to walk. */
 const NO_INPUT_SCHEMA: Tool['inputSchema'] = Object.freeze({ type: 'object' });
 
+/** Whether a tool's input schema declares an `x-mcp-header` anywhere (a property of that name counts too). */
+function declaresHeaders(tool: Tool): boolean {
+  return JSON.stringify(tool.inputSchema).includes('"x-mcp-header"');
+}
+
 /** The listed definitions per SDK client, kept only for the clients {@link ToolDefinitions.track} was given. */
 export class ToolDefinitions {
   readonly #byClient = new WeakMap<Client, ReadonlyMap<string, Tool>>();
+  /** The tracked clients whose requests carry HTTP headers (header mirroring applies). */
+  readonly #mirroring = new WeakSet<Client>();
   /** Per tracked client, the number of `notifications/tools/list_changed` seen (a listing older than one is not kept). */
   readonly #changes = new WeakMap<Client, number>();
 
   /**
    * Keeps the definitions `client` lists from now on; a `notifications/tools/list_changed` drops them (the SDK
-   * drops its cached listing then too), until the tools are listed again.
+   * drops its cached listing then too), until the tools are listed again. `mirrorsHeaders`: the client's
+   * requests are HTTP requests, so tools that declare `x-mcp-header` are left to the SDK's own path.
    */
-  track(client: Client): void {
+  track(client: Client, mirrorsHeaders: boolean): void {
     this.#changes.set(client, 0);
+    if (mirrorsHeaders) this.#mirroring.add(client);
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.#changes.set(client, (this.#changes.get(client) ?? 0) + 1);
       this.#byClient.delete(client);
@@ -39,12 +49,20 @@ export class ToolDefinitions {
     const changes = this.#changes.get(client);
     const { tools } = await client.listTools(undefined, signal === undefined ? undefined : { signal });
     if (changes !== undefined && this.#changes.get(client) === changes) {
-      this.#byClient.set(
-        client,
-        new Map(tools.map((tool) => [tool.name, { ...tool, inputSchema: NO_INPUT_SCHEMA }])),
-      );
+      const mirroring = this.#mirroring.has(client);
+      const kept = new Map<string, Tool>();
+      for (const tool of tools) {
+        if (!(mirroring && declaresHeaders(tool)))
+          kept.set(tool.name, { ...tool, inputSchema: NO_INPUT_SCHEMA });
+      }
+      this.#byClient.set(client, kept);
     }
     return tools;
+  }
+
+  /** Drops the definitions kept for `client` until it lists the tools again. */
+  forget(client: Client): void {
+    this.#byClient.delete(client);
   }
 
   /** The definition of `tool` to hand to `client.callTool`, when `client` is tracked and has listed it. */
