@@ -72,7 +72,10 @@ function callOn(
   const definition = plan.connection.toolDefinition(client, plan.tool);
   if (definition === undefined) return client.callTool(params, options);
   options.toolDefinition = definition;
-  return client.callTool(params, options).catch((error: unknown) => {
+  const sending = client.callTool(params, options);
+  // Only requests that carry HTTP headers can be refused for them.
+  if (!plan.connection.mirrorsHeaders(client)) return sending;
+  return sending.catch((error: unknown) => {
     // The server's tool now wants headers its listed definition did not declare, and it refused the request
     // before running the tool. The SDK's own path (without a definition) lists the tools again and resends.
     if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;

@@ -169,6 +169,11 @@ export class Connection {
     return this.#definitions.of(client, tool);
   }
 
+  /** Whether `client`'s requests carry HTTP headers, so that the SDK mirrors tool arguments into them. */
+  mirrorsHeaders(client: Client): boolean {
+    return this.#definitions.mirrorsHeaders(client);
+  }
+
   /** Stops handing `client`'s listed definitions to `callTool` (a header mismatch showed them out of date). */
   forgetToolDefinitions(client: Client): void {
     this.#definitions.forget(client);

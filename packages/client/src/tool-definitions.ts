@@ -60,6 +60,11 @@ export class ToolDefinitions {
     return tools;
   }
 
+  /** Whether `client` was tracked as one whose requests carry HTTP headers. */
+  mirrorsHeaders(client: Client): boolean {
+    return this.#mirroring.has(client);
+  }
+
   /** Drops the definitions kept for `client` until it lists the tools again. */
   forget(client: Client): void {
     this.#byClient.delete(client);
