@@ -1,19 +1,17 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   InMemoryTransport,
   McpServer,
-  createMcpHandler,
   inputRequired,
   inputResponse,
 } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { Connection } from './connection.ts';
 import { createRecourseClient } from './index.ts';
 import type { ProtocolMode, RecourseClient, RecourseClientOptions, ServerTarget } from './index.ts';
+import { hostSdkServers } from './sdk-http-host.test-helper.ts';
+import type { SdkHttpHost } from './sdk-http-host.test-helper.ts';
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -63,20 +61,15 @@ function boardServer(): McpServer {
   return server;
 }
 
-let httpServer: http.Server;
+let host: SdkHttpHost;
 let url: string;
 const clients: RecourseClient[] = [];
 
 beforeAll(async () => {
-  const handler = toNodeHandler(createMcpHandler(() => boardServer()));
-  httpServer = http.createServer((req, res) => void handler(req as Parameters<typeof handler>[0], res));
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${String((httpServer.address() as AddressInfo).port)}/mcp`;
+  host = await hostSdkServers(boardServer);
+  url = host.url;
 });
-afterAll(async () => {
-  httpServer.closeAllConnections();
-  await new Promise((resolve) => httpServer.close(resolve));
-});
+afterAll(() => host.close());
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });

@@ -1,10 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { createRecourseClient } from './index.ts';
 import type { RecourseClient } from './index.ts';
+import { hostSdkServers } from './sdk-http-host.test-helper.ts';
+import type { SdkHttpHost } from './sdk-http-host.test-helper.ts';
 
 const PLAIN = { type: 'object', properties: { region: { type: 'string' } } } as const;
 const WITH_HEADER = {
@@ -31,26 +30,19 @@ function regionServer(): McpServer {
   return server;
 }
 
-let httpServer: http.Server;
+let host: SdkHttpHost;
 let url: string;
 const clients: RecourseClient[] = [];
 
 beforeAll(async () => {
-  const handler = toNodeHandler(createMcpHandler(() => regionServer()));
-  httpServer = http.createServer((req, res) => {
-    if (req.headers['mcp-method'] === 'tools/call') {
-      const value = req.headers['mcp-param-region'];
-      received.push(typeof value === 'string' ? value : undefined);
-    }
-    void handler(req as Parameters<typeof handler>[0], res);
+  host = await hostSdkServers(regionServer, (req) => {
+    if (req.headers['mcp-method'] !== 'tools/call') return;
+    const value = req.headers['mcp-param-region'];
+    received.push(typeof value === 'string' ? value : undefined);
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${String((httpServer.address() as AddressInfo).port)}/mcp`;
+  url = host.url;
 });
-afterAll(async () => {
-  httpServer.closeAllConnections();
-  await new Promise((resolve) => httpServer.close(resolve));
-});
+afterAll(() => host.close());
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   received.length = 0;
