@@ -24,8 +24,8 @@ class LightAbortSignal implements AbortSignal {
   aborted = false;
   reason: unknown = undefined;
   #onabort: ((this: AbortSignal, event: Event) => unknown) | null = null;
-  /** The listener standing for `onabort` in the order of listeners, from when it was set. */
-  readonly #onabortListener = (event: Event): unknown => this.#onabort?.call(this, event);
+  /** The listener standing for `onabort` in the order of listeners, from when it was first set. */
+  #onabortListener: Listener | undefined;
   /** The listeners in the order they were added, with whether each runs only once. */
   readonly #listeners: { listener: Listener; once: boolean }[] = [];
 
@@ -36,12 +36,14 @@ class LightAbortSignal implements AbortSignal {
 
   set onabort(handler: ((this: AbortSignal, event: Event) => unknown) | null) {
     this.#onabort = typeof handler === 'function' ? handler : null;
-    if (this.#onabort !== null) this.addEventListener('abort', this.#onabortListener);
+    if (this.#onabort === null) return;
+    this.#onabortListener ??= (event: Event): unknown => this.#onabort?.call(this, event);
+    this.addEventListener('abort', this.#onabortListener);
   }
 
   addEventListener(type: string, listener: Listener | null, options?: ListenerOptions): void {
     if (type !== 'abort' || listener === null || this.aborted) return;
-    if (this.#listeners.some((entry) => entry.listener === listener)) return;
+    if (this.#indexOf(listener) !== -1) return;
     const removal = typeof options === 'object' ? options.signal : undefined;
     if (removal?.aborted === true) return;
     this.#listeners.push({ listener, once: typeof options === 'object' && options.once === true });
@@ -50,8 +52,15 @@ class LightAbortSignal implements AbortSignal {
 
   removeEventListener(type: string, listener: Listener | null): void {
     if (type !== 'abort') return;
-    const at = this.#listeners.findIndex((entry) => entry.listener === listener);
+    const at = this.#indexOf(listener);
     if (at !== -1) this.#listeners.splice(at, 1);
+  }
+
+  /** Where `listener` is among the listeners (-1: not there); a loop, so a call allocates nothing. */
+  #indexOf(listener: Listener | null): number {
+    for (let at = 0; at < this.#listeners.length; at++)
+      if (this.#listeners[at]!.listener === listener) return at;
+    return -1;
   }
 
   dispatchEvent(event: Event): boolean {

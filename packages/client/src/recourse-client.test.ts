@@ -250,6 +250,22 @@ describe('bulkhead', () => {
     expect(outcomes.every((o) => o.ok)).toBe(true);
     expect(server.requests('echo')).toBe(4);
   });
+
+  it('reports a call cancelled while it waits for a slot at once, without sending it', async () => {
+    const client = clientOf({ bulkhead: { maxConcurrent: 1, maxQueue: 1 } });
+    await client.callTool('echo', { text: 'warm up' });
+    server.inject('echo', { kind: 'latency', ms: 600 });
+    const running = client.tryCallTool('echo', { text: 'slow' });
+    const abort = new AbortController();
+    const started = Date.now();
+    const waiting = client.tryCallTool('echo', { text: 'queued' }, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 50);
+    const queued = await waiting;
+    expect(Date.now() - started).toBeLessThan(450);
+    expect(queued.ok || queued.error).toMatchObject({ kind: 'local', code: 'CALL_CANCELLED', attempts: [] });
+    expect((await running).ok).toBe(true);
+    expect(server.requests('echo')).toBe(2);
+  });
 });
 
 describe('version renegotiation', () => {

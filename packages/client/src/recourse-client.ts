@@ -5,10 +5,9 @@
  * @packageDocumentation
  */
 import { randomUUID } from 'node:crypto';
-import { bulkhead } from 'cockatiel';
-import type { BulkheadPolicy } from 'cockatiel';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { BreakerRegistry } from './breakers.ts';
+import { Bulkhead, BulkheadRefused } from './bulkhead.ts';
 import type { BreakerState } from './breakers.ts';
 import { runAttempt } from './call-attempt.ts';
 import type { AttemptPlan } from './call-attempt.ts';
@@ -37,8 +36,8 @@ function defaultName(target: ServerTarget): string {
 }
 
 /**
- * Recognises cockatiel's errors by their brand field. (cockatiel 3.2.1's `isTaskCancelledError` and
- * `isIsolatedCircuitError` test the bulkhead brand, so its helpers cannot be used.)
+ * Recognises the breaker's (cockatiel's) errors by their brand field. (cockatiel 3.2.1's `isTaskCancelledError`
+ * and `isIsolatedCircuitError` test the bulkhead brand, so its helpers cannot be used.)
  */
 function hasBrand(error: unknown, brand: string): boolean {
   return error instanceof Error && brand in error;
@@ -52,7 +51,7 @@ export class RecourseClient {
   readonly #connection: Connection;
   readonly #events = new PolicyEvents();
   readonly #breakers: BreakerRegistry | undefined;
-  readonly #bulkhead: BulkheadPolicy | undefined;
+  readonly #bulkhead: Bulkhead | undefined;
   readonly #catalog: ToolCatalog;
   readonly #tasks: TaskCalls | undefined;
   #closed = false;
@@ -76,7 +75,7 @@ export class RecourseClient {
         ? undefined
         : new BreakerRegistry(this.name, options.breaker ?? {}, this.#events);
     const limits = options.bulkhead === false ? undefined : (options.bulkhead ?? {});
-    this.#bulkhead = limits ? bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
+    this.#bulkhead = limits ? new Bulkhead(limits.maxConcurrent ?? 16, limits.maxQueue ?? 64) : undefined;
     const target = options.target;
     this.#tasks =
       options.tasks === false || !('url' in target)
@@ -195,29 +194,34 @@ export class RecourseClient {
 
   /** Bulkhead → breaker → retry → deadline → call. */
   async #guarded(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
+    if (options.signal?.aborted) throw cancelledBeforeSending(this.name, tool);
+    const bulkhead = this.#bulkhead;
+    if (bulkhead !== undefined && !bulkhead.tryEnter()) {
+      try {
+        await bulkhead.wait(options.signal);
+      } catch (error) {
+        if (error instanceof BulkheadRefused && error.refusal === 'full') {
+          throw new LocalCallError({
+            server: this.name,
+            tool,
+            reason: 'bulkhead_full',
+            message: `The call of ${tool} was refused locally: ${this.name} already has the maximum number of calls running and queued. Nothing was sent. Retry when fewer calls are in flight.`,
+          });
+        }
+        throw cancelledBeforeSending(this.name, tool);
+      }
+    }
     const breaker = this.#breakers?.get(tool);
-    const throughBreaker = (): Promise<CallSuccess> =>
-      breaker
-        ? breaker.execute(() => this.#retried(tool, args, options))
-        : this.#retried(tool, args, options);
     try {
-      return await (this.#bulkhead
-        ? this.#bulkhead.execute(throughBreaker, options.signal)
-        : throughBreaker());
+      return await (breaker
+        ? breaker.execute(() => this.#retried(tool, args, options))
+        : this.#retried(tool, args, options));
     } catch (error) {
       if (
         hasBrand(error, 'isTaskCancelledError') ||
         (options.signal?.aborted && !isRecourseCallError(error))
       ) {
         throw cancelledBeforeSending(this.name, tool);
-      }
-      if (hasBrand(error, 'isBulkheadRejectedError')) {
-        throw new LocalCallError({
-          server: this.name,
-          tool,
-          reason: 'bulkhead_full',
-          message: `The call of ${tool} was refused locally: ${this.name} already has the maximum number of calls running and queued. Nothing was sent. Retry when fewer calls are in flight.`,
-        });
       }
       if (hasBrand(error, 'isBrokenCircuitError') || hasBrand(error, 'isIsolatedCircuitError')) {
         throw new LocalCallError({
@@ -228,6 +232,8 @@ export class RecourseClient {
         });
       }
       throw error;
+    } finally {
+      bulkhead?.leave();
     }
   }
 
