@@ -2,15 +2,15 @@
  * `npm run bench:client`: what `@recourse/client` costs the calling process per successful call, next to the
  * bare SDK v2 client, on the same bare SDK echo server (its own process). It runs the compiled client (`dist/`),
  * as a consumer does: the sources through tsx carry a per-closure naming helper the SDK's build does not. The
- * clients alternate in batches of sequential calls (A B A B …); each batch's client-process CPU time (user +
- * system, `process.cpuUsage`) and wall time are divided by its calls, and so is the server process's CPU time
- * over the batch. CPU time is far less sensitive to other load on the machine than throughput, and the server's
- * work is not in it, so the difference is the client's own per-call work.
+ * clients alternate in batches of calls (A B A B …); each batch's client-process CPU time (user + system,
+ * `process.cpuUsage`) and wall time are divided by its calls, and so is the server process's CPU time over the
+ * batch. CPU time is far less sensitive to other load on the machine than throughput, and the server's work is
+ * not in it, so the difference is the client's own per-call work.
  *
  * Flags: `--leg http-2026|http-2025|stdio-2026` (default http-2026), `--rounds N` (default 5), `--calls N` per
- * batch (default 2000), `--in-flight N` (N callers at once, each calling sequentially; default 1). `--only
- * sdk|recourse` runs one client; `node --cpu-prof --import tsx
- * bench/client-cpu.ts --only recourse` profiles the client alone.
+ * batch (default 2000), `--in-flight N` (N callers at once, each calling sequentially; default 1), `--only
+ * sdk|recourse` (one client); `node --cpu-prof --import tsx bench/client-cpu.ts --only recourse` profiles the
+ * client alone.
  *
  * @packageDocumentation
  */
