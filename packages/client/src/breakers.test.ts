@@ -66,6 +66,45 @@ describe('circuit breaker per tool (fake timers)', () => {
     expect(client.breakerState('echo')).toBe('open');
   });
 
+  it('refuses other calls while the trial call runs, without reaching the server, and closes on its success', async () => {
+    for (let i = 0; i < 3; i++) state.script.push('echo', { kind: 'tool_failure', category: 'transient' });
+    for (let i = 0; i < 3; i++) await client.tryCallTool('echo', { text: 'x' });
+    await vi.advanceTimersByTimeAsync(5001);
+    state.script.push('echo', { kind: 'latency', ms: 1000 });
+    const trial = client.callTool('echo', { text: 'trial' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(client.breakerState('echo')).toBe('half_open');
+    const refused = await client.tryCallTool('echo', { text: 'meanwhile' });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.code).toBe('CALL_CIRCUIT_OPEN');
+    expect(refused.error.message).toMatch(/a trial call is running/);
+    expect(refused.error.message).toMatch(/Nothing was sent and nothing was changed\. Retry when the trial/);
+    expect(refused.error.attempts).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(trial).resolves.toMatchObject({ tool: 'echo' });
+    expect(state.executions.map((e) => e.args['text'])).toEqual(['trial']);
+    expect(client.breakerState('echo')).toBe('closed');
+    await expect(client.callTool('echo', { text: 'after' })).resolves.toMatchObject({ tool: 'echo' });
+  });
+
+  it('closes when the trial fails for a reason that says nothing about a sick tool, and counts afresh', async () => {
+    for (let i = 0; i < 3; i++) state.script.push('echo', { kind: 'tool_failure', category: 'transient' });
+    for (let i = 0; i < 3; i++) await client.tryCallTool('echo', { text: 'x' });
+    await vi.advanceTimersByTimeAsync(5001);
+    state.script.push('echo', { kind: 'tool_failure', category: 'validation' });
+    const trial = await client.tryCallTool('echo', { text: 'x' });
+    expect(trial.ok || trial.error.code).toBe('CALL_TOOL_FAILED');
+    expect(client.breakerState('echo')).toBe('closed');
+    // The count starts again: two faults do not open it, the third does.
+    for (let i = 0; i < 3; i++) state.script.push('echo', { kind: 'tool_failure', category: 'internal' });
+    for (let i = 0; i < 2; i++) await client.tryCallTool('echo', { text: 'x' });
+    expect(client.breakerState('echo')).toBe('closed');
+    await client.tryCallTool('echo', { text: 'x' });
+    expect(client.breakerState('echo')).toBe('open');
+    expect(events).toEqual(['break:echo', 'half_open:echo', 'reset:echo', 'break:echo']);
+  });
+
   it('never opens on validation, business, not-found or permission failures', async () => {
     const categories = [
       'validation',

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { BreakerRegistry } from './breakers.ts';
+import type { Admission, ToolBreaker } from './breakers.ts';
 import { Bulkhead, BulkheadRefused } from './bulkhead.ts';
 import type { BreakerState } from './breakers.ts';
 import { runAttempt } from './call-attempt.ts';
@@ -17,6 +18,7 @@ import { Deadline } from './deadline.ts';
 import { ClientClosedError, LocalCallError, isRecourseCallError } from './errors.ts';
 import type { RecourseCallError } from './errors.ts';
 import { PolicyEvents } from './policy-events.ts';
+import { bulkheadFull, cancelledBeforeSending, circuitOpen } from './refusals.ts';
 import type { PolicyEventName, PolicyListener } from './policy-events.ts';
 import { retryAfterFailure } from './retry-policy.ts';
 import { ToolCatalog } from './tool-catalog.ts';
@@ -33,14 +35,6 @@ function defaultName(target: ServerTarget): string {
   if ('url' in target) return new URL(target.url).host;
   if ('stdio' in target) return target.stdio.command;
   return 'server';
-}
-
-/**
- * Recognises the breaker's (cockatiel's) errors by their brand field. (cockatiel 3.2.1's `isTaskCancelledError`
- * and `isIsolatedCircuitError` test the bulkhead brand, so its helpers cannot be used.)
- */
-function hasBrand(error: unknown, brand: string): boolean {
-  return error instanceof Error && brand in error;
 }
 
 /** A resilient client of one MCP server. Create it with {@link createRecourseClient}. */
@@ -192,101 +186,127 @@ export class RecourseClient {
     await this.#connection.close();
   }
 
-  /** Bulkhead → breaker → retry → deadline → call. */
-  async #guarded(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
-    if (options.signal?.aborted) throw cancelledBeforeSending(this.name, tool);
-    const bulkhead = this.#bulkhead;
-    if (bulkhead !== undefined && !bulkhead.tryEnter()) {
-      try {
-        await bulkhead.wait(options.signal);
-      } catch (error) {
-        if (error instanceof BulkheadRefused && error.refusal === 'full') {
-          throw new LocalCallError({
-            server: this.name,
-            tool,
-            reason: 'bulkhead_full',
-            message: `The call of ${tool} was refused locally: ${this.name} already has the maximum number of calls running and queued. Nothing was sent. Retry when fewer calls are in flight.`,
-          });
-        }
-        throw cancelledBeforeSending(this.name, tool);
-      }
-    }
-    const breaker = this.#breakers?.get(tool);
+  /**
+   * Bulkhead → breaker → retry → deadline → call. A call that finds a free slot and a closed breaker reaches
+   * {@link #retried} without an asynchronous step of its own; {@link #retried} gives the slot back and tells the
+   * breaker how the call ended.
+   */
+  #guarded(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
     try {
-      return await (breaker
-        ? breaker.execute(() => this.#retried(tool, args, options))
-        : this.#retried(tool, args, options));
+      if (options.signal?.aborted) return Promise.reject(cancelledBeforeSending(this.name, tool));
+      const bulkhead = this.#bulkhead;
+      if (bulkhead !== undefined && !bulkhead.tryEnter()) return this.#queued(bulkhead, tool, args, options);
+      return this.#admitted(tool, args, options);
     } catch (error) {
-      if (
-        hasBrand(error, 'isTaskCancelledError') ||
-        (options.signal?.aborted && !isRecourseCallError(error))
-      ) {
-        throw cancelledBeforeSending(this.name, tool);
-      }
-      if (hasBrand(error, 'isBrokenCircuitError') || hasBrand(error, 'isIsolatedCircuitError')) {
-        throw new LocalCallError({
-          server: this.name,
-          tool,
-          reason: 'circuit_open',
-          message: `The call of ${tool} was refused locally: its circuit breaker is open after repeated failures of ${tool} on ${this.name}. Nothing was sent and nothing was changed. A trial call is let through ${this.#breakers?.halfOpenAfterMs ?? 0} ms after the breaker opened; retry after that, or use another tool.`,
-        });
-      }
-      throw error;
-    } finally {
-      bulkhead?.leave();
+      // Whatever went wrong (options that are not an object, say) rejects, as from any asynchronous step.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  async #retried(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
-    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
-    const maxTimeoutMs = options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? timeoutMs * 4;
-    const deadline = new Deadline({ timeoutMs, maxTimeoutMs });
-    const traits =
-      this.#catalog.known(tool) ?? (await this.#catalog.traits(tool, deadline.remaining(), options.signal));
-    if (options.signal?.aborted) throw cancelledBeforeSending(this.name, tool);
-    let callArgs = args;
-    const keyArgument = traits.idempotencyArgument;
-    if (keyArgument !== undefined && callArgs[keyArgument] === undefined) {
-      callArgs = { ...callArgs, [keyArgument]: options.idempotencyKey ?? randomUUID() };
-    }
-    const keyed = keyArgument !== undefined && typeof callArgs[keyArgument] === 'string';
-    if (this.#tasks && options.task !== false && (options.task !== undefined || traits.task !== undefined)) {
-      const settled = await this.#tasks.call({
-        server: this.name,
-        tool,
-        args: callArgs,
-        signal: options.signal,
-        requestTimeoutMs: timeoutMs,
-        options: options.task ?? {},
-      });
-      const { taskId } = settled;
-      return {
-        result: settled.result,
-        server: this.name,
-        tool,
-        attempts: settled.attempts,
-        ...(taskId ? { taskId } : {}),
-      };
-    }
-    const plan: AttemptPlan = {
-      server: this.name,
-      tool,
-      args: callArgs,
-      connection: this.#connection,
-      deadline,
-      signal: options.signal,
-      safe: traits.readOnly === true || traits.idempotent === true || keyed,
-      log: [],
-      renegotiated: false,
-      onProgress: options.onProgress,
-    };
-    let result: CallToolResult;
+  /** Waits for a slot of the full bulkhead, then goes on as {@link #guarded}. */
+  async #queued(
+    bulkhead: Bulkhead,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallSuccess> {
     try {
-      result = await runAttempt(plan, 1, 0);
+      await bulkhead.wait(options.signal);
     } catch (error) {
-      result = await this.#retryAfter(plan, options, error as RecourseCallError);
+      if (error instanceof BulkheadRefused && error.refusal === 'full') throw bulkheadFull(this.name, tool);
+      throw cancelledBeforeSending(this.name, tool);
     }
-    return { result, server: this.name, tool, attempts: plan.log };
+    return this.#admitted(tool, args, options);
+  }
+
+  /** Holding a bulkhead slot (if any): asks the tool's breaker, and runs the call when it lets it through. */
+  #admitted(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallSuccess> {
+    const breaker = this.#breakers?.get(tool);
+    const admission = breaker?.admit();
+    if (admission === 'open' || admission === 'testing') {
+      this.#bulkhead?.leave();
+      return Promise.reject(circuitOpen(this.name, tool, admission, this.#breakers?.halfOpenAfterMs ?? 0));
+    }
+    return this.#retried(tool, args, options, breaker, admission);
+  }
+
+  /**
+   * The call's attempts under its deadline. It holds the call's bulkhead slot, if any, and gives it back at the
+   * end, and tells the breaker that admitted the call how it ended: one asynchronous frame for the whole stack.
+   */
+  async #retried(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    breaker: ToolBreaker | undefined,
+    admission: Admission | undefined,
+  ): Promise<CallSuccess> {
+    try {
+      const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
+      const maxTimeoutMs = options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? timeoutMs * 4;
+      const deadline = new Deadline({ timeoutMs, maxTimeoutMs });
+      const traits =
+        this.#catalog.known(tool) ?? (await this.#catalog.traits(tool, deadline.remaining(), options.signal));
+      if (options.signal?.aborted) throw cancelledBeforeSending(this.name, tool);
+      let callArgs = args;
+      const keyArgument = traits.idempotencyArgument;
+      if (keyArgument !== undefined && callArgs[keyArgument] === undefined) {
+        callArgs = { ...callArgs, [keyArgument]: options.idempotencyKey ?? randomUUID() };
+      }
+      const keyed = keyArgument !== undefined && typeof callArgs[keyArgument] === 'string';
+      let success: CallSuccess;
+      if (
+        this.#tasks &&
+        options.task !== false &&
+        (options.task !== undefined || traits.task !== undefined)
+      ) {
+        const settled = await this.#tasks.call({
+          server: this.name,
+          tool,
+          args: callArgs,
+          signal: options.signal,
+          requestTimeoutMs: timeoutMs,
+          options: options.task ?? {},
+        });
+        const { taskId } = settled;
+        success = {
+          result: settled.result,
+          server: this.name,
+          tool,
+          attempts: settled.attempts,
+          ...(taskId ? { taskId } : {}),
+        };
+      } else {
+        const plan: AttemptPlan = {
+          server: this.name,
+          tool,
+          args: callArgs,
+          connection: this.#connection,
+          deadline,
+          signal: options.signal,
+          safe: traits.readOnly === true || traits.idempotent === true || keyed,
+          log: [],
+          renegotiated: false,
+          onProgress: options.onProgress,
+        };
+        let result: CallToolResult;
+        try {
+          result = await runAttempt(plan, 1, 0);
+        } catch (error) {
+          result = await this.#retryAfter(plan, options, error as RecourseCallError);
+        }
+        success = { result, server: this.name, tool, attempts: plan.log };
+      }
+      if (admission !== undefined) breaker?.settle(admission);
+      return success;
+    } catch (error) {
+      if (admission !== undefined) breaker?.settle(admission, error);
+      if (options.signal?.aborted && !isRecourseCallError(error))
+        throw cancelledBeforeSending(this.name, tool);
+      throw error;
+    } finally {
+      this.#bulkhead?.leave();
+    }
   }
 
   /** Retries after a failed first attempt; rejects with the last failure, carrying the attempt log. */
@@ -342,16 +362,6 @@ function succeeded(value: CallSuccess): CallOutcome {
 function failed(error: unknown): CallOutcome {
   if (isRecourseCallError(error)) return { ok: false, error };
   throw error;
-}
-
-/** The caller aborted before the request was sent: `cancelled`, with nothing sent and no attempt made. */
-function cancelledBeforeSending(server: string, tool: string): LocalCallError {
-  return new LocalCallError({
-    server,
-    tool,
-    reason: 'cancelled',
-    message: `The call of ${tool} was cancelled by the caller before it was sent. Nothing was sent.`,
-  });
 }
 
 /** Whether a failure may be repeated: it must be worth repeating, and repeating must be safe. */
