@@ -3,6 +3,7 @@ import { SdkError } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AttemptWatch } from './attempt-watch.ts';
 import { Deadline } from './deadline.ts';
+import { WatchTimer } from './watch-timer.ts';
 
 describe.each([
   ['a native signal', false],
@@ -12,7 +13,12 @@ describe.each([
   afterEach(() => void vi.useRealTimers());
 
   it('aborts at the deadline and says so, with the SDK timeout error as the reason', async () => {
-    const watch = new AttemptWatch(new Deadline({ timeoutMs: 300, maxTimeoutMs: 1000 }), undefined, light);
+    const watch = new AttemptWatch(
+      new WatchTimer(),
+      new Deadline({ timeoutMs: 300, maxTimeoutMs: 1000 }),
+      undefined,
+      light,
+    );
     const heard: unknown[] = [];
     watch.signal.addEventListener('abort', () => heard.push(watch.signal.reason));
     const outcome = watch.watch(new Promise(() => undefined)).catch((error: unknown) => error);
@@ -27,7 +33,12 @@ describe.each([
   });
 
   it('lets progress push the deadline up to the hard maximum, then says the hard maximum ended it', () => {
-    const watch = new AttemptWatch(new Deadline({ timeoutMs: 300, maxTimeoutMs: 500 }), undefined, light);
+    const watch = new AttemptWatch(
+      new WatchTimer(),
+      new Deadline({ timeoutMs: 300, maxTimeoutMs: 500 }),
+      undefined,
+      light,
+    );
     vi.advanceTimersByTime(250);
     watch.progress({ progressToken: 1, progress: 1 });
     vi.advanceTimersByTime(249);
@@ -39,6 +50,7 @@ describe.each([
   it("passes progress on to the caller's onProgress without the token, and without fields the server left out", () => {
     const seen: unknown[] = [];
     const watch = new AttemptWatch(
+      new WatchTimer(),
       new Deadline({ timeoutMs: 300, maxTimeoutMs: 1000 }),
       undefined,
       light,
@@ -52,13 +64,23 @@ describe.each([
 
   it('ends with the caller abort as user, and leaves no listener on the caller signal after end', () => {
     const caller = new AbortController();
-    const watch = new AttemptWatch(new Deadline({ timeoutMs: 300, maxTimeoutMs: 300 }), caller.signal, light);
+    const watch = new AttemptWatch(
+      new WatchTimer(),
+      new Deadline({ timeoutMs: 300, maxTimeoutMs: 300 }),
+      caller.signal,
+      light,
+    );
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
     caller.abort();
     expect(watch.cause).toBe('user');
     watch.end();
     const other = new AbortController();
-    const ended = new AttemptWatch(new Deadline({ timeoutMs: 300, maxTimeoutMs: 300 }), other.signal, light);
+    const ended = new AttemptWatch(
+      new WatchTimer(),
+      new Deadline({ timeoutMs: 300, maxTimeoutMs: 300 }),
+      other.signal,
+      light,
+    );
     ended.end();
     expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
   });
@@ -66,6 +88,7 @@ describe.each([
   it('never aborts its signal after end, not even on a late progress', () => {
     const caller = new AbortController();
     const first = new AttemptWatch(
+      new WatchTimer(),
       new Deadline({ timeoutMs: 300, maxTimeoutMs: 1000 }),
       caller.signal,
       light,

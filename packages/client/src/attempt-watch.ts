@@ -1,6 +1,6 @@
 /**
- * What watches one attempt of a call: its `AbortSignal`, the one timer that enforces the call's deadline and
- * hard maximum, the caller's abort, and the attempt's progress.
+ * What watches one attempt of a call: its `AbortSignal`, the call's deadline and hard maximum (enforced by the
+ * connection's {@link WatchTimer}), the caller's abort, and the attempt's progress.
  *
  * @packageDocumentation
  */
@@ -10,34 +10,36 @@ import type { AbortCause } from './classify.ts';
 import type { Deadline } from './deadline.ts';
 import { LightAbortController } from './light-abort.ts';
 import type { CallProgress, ProgressRoute } from './progress-routes.ts';
+import type { TimedAttempt, WatchTimer } from './watch-timer.ts';
 
 /**
  * The limits of one attempt: its own `AbortSignal`, aborted with an `SdkError` reason (so the SDK sends a
  * cancellation and does not confuse it with the caller's abort) when the deadline or the hard maximum passes,
- * or when the caller aborts. One timer covers both limits: the deadline never passes the hard maximum (progress
- * extends it at most to there), so the timer set for the deadline fires at the hard maximum at the latest, and
- * then says which limit passed. It is its own listener on the caller's signal (no closure per attempt), and
- * after {@link end} nothing it did is left behind: timer cleared, listener removed. It is also the attempt's
- * progress route: progress pushes the deadline and reaches the caller's `onProgress`.
+ * or when the caller aborts. One limit covers both: the deadline never passes the hard maximum (progress extends
+ * it at most to there), so the deadline passes at the hard maximum at the latest, and the watch then says which
+ * limit passed. It is its own listener on the caller's signal (no closure per attempt), and after {@link end}
+ * nothing it did is left behind: no longer timed, listener removed. It is also the attempt's progress route:
+ * progress pushes the deadline and reaches the caller's `onProgress`.
  */
-export class AttemptWatch implements ProgressRoute {
+export class AttemptWatch implements ProgressRoute, TimedAttempt {
   /** The attempt's signal: hand it to every request of the attempt. */
   readonly signal: AbortSignal;
   readonly #controller: AbortController;
   readonly #deadline: Deadline;
+  readonly #timer: WatchTimer;
   readonly #caller: AbortSignal | undefined;
   readonly #onProgress: ((progress: CallProgress) => void) | undefined;
   #cause: AbortCause;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   #reject: ((reason: unknown) => void) | undefined;
   #ended = false;
 
   /**
-   * Starts watching. `light`: the attempt's requests never reach `fetch`, so its signal can be a
+   * Starts watching, timed by `timer` (the connection's). `light`: the attempt's requests never reach `fetch`, so its signal can be a
    * {@link LightAbortController}'s, which costs the SDK less per request than a native one. `onProgress`: the
    * caller's progress callback.
    */
   constructor(
+    timer: WatchTimer,
     deadline: Deadline,
     caller: AbortSignal | undefined,
     light = false,
@@ -46,13 +48,19 @@ export class AttemptWatch implements ProgressRoute {
     this.#controller = light ? new LightAbortController() : new AbortController();
     this.signal = this.#controller.signal;
     this.#deadline = deadline;
+    this.#timer = timer;
     this.#caller = caller;
     this.#onProgress = onProgress;
     if (caller?.aborted) this.#abort('user', 'Cancelled by the caller.');
     else {
       caller?.addEventListener('abort', this, { once: true });
-      this.#timer = setTimeout(AttemptWatch.#expire, deadline.remaining(), this);
+      timer.add(this);
     }
+  }
+
+  /** Epoch ms at which the attempt's limit (its deadline, never past the hard maximum) passes. */
+  get limitAt(): number {
+    return this.#deadline.at;
   }
 
   /** Why this client aborted the attempt, if it did. */
@@ -66,15 +74,11 @@ export class AttemptWatch implements ProgressRoute {
   }
 
   /**
-   * Progress arrived: pushes the deadline (never past the hard maximum) and re-arms the timer while the attempt
-   * runs, and passes the progress on to the caller.
+   * Progress arrived: pushes the deadline (never past the hard maximum) while the attempt runs, and passes the
+   * progress on to the caller.
    */
   progress(params: ProgressNotificationParams): void {
-    if (!this.#ended && this.#cause === undefined) {
-      this.#deadline.extend();
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(AttemptWatch.#expire, this.#deadline.remaining(), this);
-    }
+    if (!this.#ended && this.#cause === undefined) this.#deadline.extend();
     this.#onProgress?.({
       progress: params.progress,
       ...(params.total === undefined ? {} : { total: params.total }),
@@ -94,26 +98,27 @@ export class AttemptWatch implements ProgressRoute {
     });
   }
 
-  /** Stops watching: clears the timer and the caller listener. Idempotent; the signal is never aborted after it. */
+  /** Stops watching: no longer timed, caller listener removed. Idempotent; the signal is never aborted after it. */
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#reject = undefined;
-    clearTimeout(this.#timer);
+    this.#timer.delete(this);
     this.#caller?.removeEventListener('abort', this);
   }
 
-  static #expire(watch: AttemptWatch): void {
-    const deadline = watch.#deadline;
+  /** The limit passed (the timer calls this): aborts with the deadline or the hard maximum as the cause. */
+  expire(): void {
+    const deadline = this.#deadline;
     const capped = deadline.at >= deadline.hardAt && deadline.at > deadline.startedAt + deadline.timeoutMs;
-    if (capped) watch.#abort('hard_maximum', 'Recourse hard maximum passed.');
-    else watch.#abort('deadline', 'Recourse deadline passed.');
+    if (capped) this.#abort('hard_maximum', 'Recourse hard maximum passed.');
+    else this.#abort('deadline', 'Recourse deadline passed.');
   }
 
   #abort(why: Exclude<AbortCause, undefined>, message: string): void {
     if (this.#ended || this.#cause !== undefined) return;
     this.#cause = why;
-    clearTimeout(this.#timer);
+    this.#timer.delete(this);
     this.#controller.abort(new SdkError(SdkErrorCode.RequestTimeout, message));
     this.#reject?.(this.signal.reason);
   }

@@ -155,6 +155,7 @@ export async function runAttempt(
   const { connection } = plan;
   const ready = connection.ready;
   const watch = new AttemptWatch(
+    connection.timer,
     plan.deadline,
     plan.signal,
     connection.takesLightSignals(ready),

@@ -21,6 +21,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AttemptBoundHttpTransport } from './attempt-bound-transport.ts';
 import { ExchangeRegistry, observingFetch } from './http-exchange.ts';
 import { ProgressRoutes } from './progress-routes.ts';
+import { WatchTimer } from './watch-timer.ts';
 import { ToolDefinitions } from './tool-definitions.ts';
 import { checkInputOptions, installInputHandlers, InvalidClientOptionsError } from './input-handlers.ts';
 import type { InputHandlers } from './input-handlers.ts';
@@ -108,6 +109,8 @@ export class Connection {
   readonly exchanges: ExchangeRegistry | undefined;
   /** Routes the server's progress notifications to the running attempts (one handler per SDK client). */
   readonly progress = new ProgressRoutes();
+  /** Times the deadlines of the running attempts (one timer for all of them). */
+  readonly timer = new WatchTimer();
 
   /** Throws `InvalidClientOptionsError` (`INVALID_CLIENT_OPTIONS`) when a capability lacks its handler or vice versa. */
   constructor(target: ServerTarget, options: ConnectionOptions = {}) {
