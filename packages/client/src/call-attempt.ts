@@ -151,7 +151,8 @@ export async function runAttempt(
   waitBeforeMs: number,
 ): Promise<CallToolResult> {
   const startedAt = Date.now();
-  const exchange: HttpExchange = { mayHaveReachedServer: false };
+  // Every field the attempt sets later is there from the start: one shape, no property store grown per call.
+  const exchange: HttpExchange = { mayHaveReachedServer: false, sent: false, signal: undefined };
   const { connection } = plan;
   const ready = connection.ready;
   const watch = new AttemptWatch(

@@ -25,7 +25,7 @@ export interface HttpExchange {
   /** The last `Retry-After`, in milliseconds. */
   retryAfterMs?: number;
   /** The attempt's abort, once its connection is open: requests sent for the attempt close with it. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** The header that tags an attempt's requests inside this process; {@link observingFetch} removes it. */

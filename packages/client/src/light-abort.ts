@@ -26,8 +26,11 @@ class LightAbortSignal implements AbortSignal {
   #onabort: ((this: AbortSignal, event: Event) => unknown) | null = null;
   /** The listener standing for `onabort` in the order of listeners, from when it was first set. */
   #onabortListener: Listener | undefined;
-  /** The listeners in the order they were added, with whether each runs only once. */
-  readonly #listeners: { listener: Listener; once: boolean }[] = [];
+  /**
+   * The listeners in the order they were added, with whether each runs only once. Made with the first listener,
+   * as a one-element array: the SDK adds one per request, and an empty array would grow room for sixteen.
+   */
+  #listeners: { listener: Listener; once: boolean }[] | undefined;
 
   /** As a native signal's: runs where it was first set among the listeners, and keeps that place when reset. */
   get onabort(): ((this: AbortSignal, event: Event) => unknown) | null {
@@ -46,28 +49,31 @@ class LightAbortSignal implements AbortSignal {
     if (this.#indexOf(listener) !== -1) return;
     const removal = typeof options === 'object' ? options.signal : undefined;
     if (removal?.aborted === true) return;
-    this.#listeners.push({ listener, once: typeof options === 'object' && options.once === true });
+    const entry = { listener, once: typeof options === 'object' && options.once === true };
+    if (this.#listeners === undefined) this.#listeners = [entry];
+    else this.#listeners.push(entry);
     removal?.addEventListener('abort', () => this.removeEventListener(type, listener), { once: true });
   }
 
   removeEventListener(type: string, listener: Listener | null): void {
     if (type !== 'abort') return;
     const at = this.#indexOf(listener);
-    if (at !== -1) this.#listeners.splice(at, 1);
+    if (at !== -1) this.#listeners?.splice(at, 1);
   }
 
   /** Where `listener` is among the listeners (-1: not there); a loop, so a call allocates nothing. */
   #indexOf(listener: Listener | null): number {
-    for (let at = 0; at < this.#listeners.length; at++)
-      if (this.#listeners[at]!.listener === listener) return at;
+    const listeners = this.#listeners;
+    if (listeners === undefined) return -1;
+    for (let at = 0; at < listeners.length; at++) if (listeners[at]!.listener === listener) return at;
     return -1;
   }
 
   dispatchEvent(event: Event): boolean {
     if (event.type !== 'abort') return !event.defaultPrevented;
     // The listeners present when the event started, each only while it is still registered.
-    for (const entry of [...this.#listeners]) {
-      if (!this.#listeners.includes(entry)) continue;
+    for (const entry of [...(this.#listeners ?? [])]) {
+      if (this.#listeners?.includes(entry) !== true) continue;
       if (entry.once) this.removeEventListener('abort', entry.listener);
       const { listener } = entry;
       run(() => (typeof listener === 'function' ? listener.call(this, event) : listener.handleEvent(event)));
@@ -86,7 +92,7 @@ class LightAbortSignal implements AbortSignal {
     this.reason =
       reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     this.dispatchEvent(new Event('abort'));
-    this.#listeners.length = 0;
+    this.#listeners = undefined;
   }
 }
 
