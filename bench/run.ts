@@ -16,7 +16,7 @@ import { buildConfigs, type Config } from './lib/configs.ts';
 import { seedPostgres, seedSqlite } from './lib/fixtures.ts';
 import { measure, warmUp } from './lib/measure.ts';
 import { memoryPhase } from './lib/memory.ts';
-import { pairedPhase } from './lib/paired.ts';
+import { ROUNDS_PER_PROCESS, pairedPhase } from './lib/paired.ts';
 import { residentBytes } from './lib/proc-usage.ts';
 import { figuresTable, memoryTable, ratioTable, type RoundSamples } from './lib/report.ts';
 import { startServer, type ServerProcess } from './lib/server-process.ts';
@@ -156,7 +156,8 @@ const out = [
     `load average (1/5/15 min) before ${loadBefore}, after ${load()}; ${String(rounds)} rounds side by side, ` +
     `${String(sizes.seqMs)} ms sequential and ${String(sizes.concMs)} ms with 16 in flight per configuration and round ` +
     `(after ${String(sizes.warmMs)} ms of warm-up calls); then ${String(pairRounds)} rounds of the paired phase (the ` +
-    `two sides of each cost and overhead comparison back to back in a process of their own, ${String(pairSizes.seqMs)} ms ` +
+    `two sides of each cost and overhead comparison back to back in processes of their own, at most ` +
+    `${String(ROUNDS_PER_PROCESS)} rounds each, ${String(pairSizes.seqMs)} ms ` +
     `sequential and ${String(pairSizes.concMs)} ms with 16 in flight each); ${String(Math.round((Date.now() - started) / 1000))} s.`,
   '',
   '### Ratios (median of the per-round ratios; paired rows: 95 % confidence interval of the median in square brackets; range of the rounds in parentheses)',

@@ -1,7 +1,7 @@
 /**
- * One comparison of the paired phase (`paired.ts`) in a process of its own: opens the two configurations of the
- * {@link PairJob} given as the first argument (JSON) on the servers already running, warms both up, runs the
- * paired rounds and prints their samples as JSON on stdout.
+ * Some rounds of one comparison of the paired phase (`paired.ts`) in a process of their own: opens the two
+ * configurations of the {@link PairJob} given as the first argument (JSON) on the servers already running (a stdio
+ * configuration spawns its server), warms both up, runs the job's rounds and prints their samples as JSON on stdout.
  *
  * @packageDocumentation
  */
@@ -35,8 +35,9 @@ const open = async (id: string) => {
   await warmUp(caller, job.warmMs);
   return caller;
 };
-const a = await open(job.a);
-const b = await open(job.b);
+const [a, b] = job.bFirst
+  ? await open(job.b).then(async (opened) => [await open(job.a), opened] as const)
+  : await open(job.a).then(async (opened) => [opened, await open(job.b)] as const);
 const samples = await pairRounds(a, b, job);
 await a.close();
 await b.close();

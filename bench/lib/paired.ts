@@ -1,7 +1,7 @@
 /**
  * The paired phase of `npm run bench`: the comparisons whose two sides differ by a few percent (the error path's
- * cost, the client's overhead) are measured again, each in a process of its own (`paired-child.ts`) holding only
- * its two clients, in batches of the two back to back, the order swapped every round, so that both sides of each
+ * cost, the client's overhead) are measured again, each in fresh processes of its own (`paired-child.ts`, a few
+ * rounds each) holding only its two clients, in batches of the two back to back, the order swapped every round, so that both sides of each
  * ratio meet the same load on the machine. In the main rounds every other configuration runs between the two
  * sides, and every other client lives in the same process (its garbage, its timers), which spreads a 5 %
  * question over ±30 %.
@@ -47,6 +47,8 @@ export interface PairJob extends PairSizes {
   readonly pg: SeededBoard | undefined;
   readonly a: string;
   readonly b: string;
+  /** Open (spawn, warm up) `b` before `a`: the children of one comparison take turns. */
+  readonly bFirst: boolean;
 }
 
 /**
@@ -65,21 +67,43 @@ export async function pairRounds(a: Caller, b: Caller, sizes: PairSizes): Promis
   return samples;
 }
 
-/** Runs every paired comparison among `comparisons` in a child process of its own, one after the other. */
+/** At most this many rounds of one comparison run in one child process (see {@link pairedPhase}). */
+export const ROUNDS_PER_PROCESS = 6;
+
+/**
+ * Runs every paired comparison among `comparisons`, one after the other, each in child processes of its own:
+ * its rounds are spread over fresh children of at most {@link ROUNDS_PER_PROCESS} rounds each, whose samples are
+ * pooled, and the side opened first (its server spawned and warmed up first, on stdio) alternates between
+ * children. With every round in one child, two identical SDK clients on the stdio echo read up to 7.8 % apart
+ * with 16 in flight (`bench/README.md`): a process, and on stdio its server process, keeps for its whole life
+ * whatever made it a little faster or slower than an identical one, and the second one opened was the slower more
+ * often than not.
+ */
 export async function pairedPhase(
   comparisons: readonly Comparison[],
-  job: Omit<PairJob, 'a' | 'b'>,
+  job: Omit<PairJob, 'a' | 'b' | 'bFirst'>,
   log: (line: string) => void,
 ): Promise<PairedSamples> {
   const paired: PairedSamples = new Map();
   const child = fileURLToPath(new URL('paired-child.ts', import.meta.url));
   for (const c of comparisons.filter(isPaired)) {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', child, JSON.stringify({ ...job, a: c.a, b: c.b } satisfies PairJob)],
-      { maxBuffer: 64 * 1024 * 1024, timeout: 30 * 60_000 },
-    );
-    paired.set(pairKey(c), JSON.parse(stdout) as PairSamples);
+    const pooled = { a: emptySamples(), b: emptySamples() };
+    for (let done = 0, turn = 0; done < job.rounds; done += ROUNDS_PER_PROCESS, turn += 1) {
+      const rounds = Math.min(ROUNDS_PER_PROCESS, job.rounds - done);
+      const part: PairJob = { ...job, rounds, a: c.a, b: c.b, bFirst: turn % 2 === 1 };
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', child, JSON.stringify(part)],
+        { maxBuffer: 64 * 1024 * 1024, timeout: 30 * 60_000 },
+      );
+      const samples = JSON.parse(stdout) as PairSamples;
+      for (const side of ['a', 'b'] as const) {
+        pooled[side].seq.push(...samples[side].seq);
+        pooled[side].conc.push(...samples[side].conc);
+        pooled[side].peakRss = Math.max(pooled[side].peakRss, samples[side].peakRss);
+      }
+    }
+    paired.set(pairKey(c), pooled);
     log(`paired: ${c.leg.id} ${c.label} done`);
   }
   return paired;
