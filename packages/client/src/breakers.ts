@@ -71,10 +71,10 @@ export class ToolBreaker {
   }
 
   /** Decides whether a call may go now; a call admitted as `trial` turns the breaker half-open. */
-  admit(now = Date.now()): Admission {
+  admit(): Admission {
     if (this.#state === 'closed') return 'call';
     if (this.#state === 'half_open') return 'testing';
-    if (now - this.#openedAt < this.#halfOpenAfterMs) return 'open';
+    if (Date.now() - this.#openedAt < this.#halfOpenAfterMs) return 'open';
     this.#state = 'half_open';
     this.#emit('half_open');
     return 'trial';

@@ -7,9 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { BreakerRegistry } from './breakers.ts';
-import type { Admission, ToolBreaker } from './breakers.ts';
+import type { Admission, BreakerState, ToolBreaker } from './breakers.ts';
 import { Bulkhead, BulkheadRefused } from './bulkhead.ts';
-import type { BreakerState } from './breakers.ts';
 import { runAttempt } from './call-attempt.ts';
 import type { AttemptPlan } from './call-attempt.ts';
 import { Connection } from './connection.ts';
