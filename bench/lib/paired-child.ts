@@ -1,7 +1,8 @@
 /**
  * Some rounds of one comparison of the paired phase (`paired.ts`) in a process of their own: opens the two
- * configurations of the {@link PairJob} given as the first argument (JSON) on the servers already running (a stdio
- * configuration spawns its server), warms both up, runs the job's rounds and prints their samples as JSON on stdout.
+ * configurations of the {@link PairJob} given as the first argument (JSON) on the servers already running (a
+ * stdio configuration spawns its server), warms both up, runs the job's rounds and prints their samples as JSON
+ * on stdout.
  *
  * @packageDocumentation
  */

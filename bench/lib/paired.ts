@@ -1,10 +1,10 @@
 /**
  * The paired phase of `npm run bench`: the comparisons whose two sides differ by a few percent (the error path's
  * cost, the client's overhead) are measured again, each in fresh processes of its own (`paired-child.ts`, a few
- * rounds each) holding only its two clients, in batches of the two back to back, the order swapped every round, so that both sides of each
- * ratio meet the same load on the machine. In the main rounds every other configuration runs between the two
- * sides, and every other client lives in the same process (its garbage, its timers), which spreads a 5 %
- * question over ±30 %.
+ * rounds each) holding only its two clients, in batches of the two back to back, the order swapped every round,
+ * so that both sides of each ratio meet the same load on the machine. In the main rounds every other
+ * configuration runs between the two sides, and every other client lives in the same process (its garbage, its
+ * timers), which spreads a 5 % question over ±30 %.
  *
  * @packageDocumentation
  */
