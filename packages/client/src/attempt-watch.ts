@@ -34,9 +34,9 @@ export class AttemptWatch implements ProgressRoute, TimedAttempt {
   #ended = false;
 
   /**
-   * Starts watching, timed by `timer` (the connection's). `light`: the attempt's requests never reach `fetch`, so its signal can be a
-   * {@link LightAbortController}'s, which costs the SDK less per request than a native one. `onProgress`: the
-   * caller's progress callback.
+   * Starts watching, timed by `timer` (the connection's). `light`: the attempt's requests never reach `fetch`,
+   * so its signal can be a {@link LightAbortController}'s, which costs the SDK less per request than a native
+   * one. `onProgress`: the caller's progress callback.
    */
   constructor(
     timer: WatchTimer,
