@@ -36,9 +36,9 @@ const open = async (id: string) => {
   await warmUp(caller, job.warmMs);
   return caller;
 };
-const [a, b] = job.bFirst
-  ? await open(job.b).then(async (opened) => [await open(job.a), opened] as const)
-  : await open(job.a).then(async (opened) => [opened, await open(job.b)] as const);
+const first = await open(job.bFirst ? job.b : job.a);
+const second = await open(job.bFirst ? job.a : job.b);
+const [a, b] = job.bFirst ? [second, first] : [first, second];
 const samples = await pairRounds(a, b, job);
 await a.close();
 await b.close();
