@@ -20,6 +20,13 @@ const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
 const f0 = (v: number): string => v.toFixed(0);
 const f2 = (v: number): string => v.toFixed(2);
 
+/** The CPU figures an overhead comparison is also read on. */
+type CpuKey = 'clientCpuUs' | 'serverCpuUs';
+const CPU_ROWS: readonly [CpuKey, string][] = [
+  ['clientCpuUs', 'client CPU per call'],
+  ['serverCpuUs', 'server CPU per call'],
+];
+
 function medianOf(samples: readonly Sample[], key: keyof Sample): number {
   return median(samples.map((s) => s[key]));
 }
@@ -42,11 +49,11 @@ export function figuresTable(configs: readonly Config[], results: ReadonlyMap<st
 
 /**
  * The median of the per-round ratios of `a` to `b`, with (for paired comparisons) the 95 % confidence interval
- * of that median in square brackets, and the lowest and highest round in parentheses. `clientCpu`: the overhead
- * read from the client's CPU per call instead of calls per second.
+ * of that median in square brackets, and the lowest and highest round in parentheses. `clientCpuUs` and
+ * `serverCpuUs`: the overhead read from the client's or the server's CPU per call instead of calls per second.
  */
 function ratios(
-  kind: Comparison['kind'] | 'clientCpu',
+  kind: Comparison['kind'] | CpuKey,
   a: readonly Sample[],
   b: readonly Sample[],
   withInterval: boolean,
@@ -54,12 +61,12 @@ function ratios(
   const values = a.map((sa, i) => {
     const sb = b[i]!;
     if (kind === 'throughput') return sa.callsPerSecond / sb.callsPerSecond;
-    if (kind === 'clientCpu') return (sa.clientCpuUs / sb.clientCpuUs - 1) * 100;
+    if (kind === 'clientCpuUs' || kind === 'serverCpuUs') return (sa[kind] / sb[kind] - 1) * 100;
     const cost = sb.callsPerSecond / sa.callsPerSecond;
     return kind === 'cost' ? cost : (cost - 1) * 100;
   });
   if (values.length === 0) return 'n/a';
-  const percent = kind === 'overhead' || kind === 'clientCpu';
+  const percent = kind !== 'throughput' && kind !== 'cost';
   const fmt = (v: number): string => (percent ? `${v.toFixed(1)} %` : v.toFixed(2));
   const ci = medianInterval(values);
   const interval = withInterval && ci.exact ? ` [${fmt(ci.low)} … ${fmt(ci.high)}]` : '';
@@ -88,9 +95,10 @@ export function ratioTable(
     rows.push(
       `| ${c.leg.id} | ${c.label}${unit === '' ? '' : ` (${unit})`} | ${ratios(c.kind, a.seq, b.seq, pair !== undefined)} | ${ratios(c.kind, a.conc, b.conc, pair !== undefined)} | ${c.target ?? ''} |`,
     );
-    if (c.kind === 'overhead')
+    if (c.kind !== 'overhead') continue;
+    for (const [key, name] of CPU_ROWS)
       rows.push(
-        `| ${c.leg.id} | ${c.label}, client CPU per call${pair ? ' (paired)' : ''} | ${ratios('clientCpu', a.seq, b.seq, pair !== undefined)} | ${ratios('clientCpu', a.conc, b.conc, pair !== undefined)} | ${c.target ?? ''} |`,
+        `| ${c.leg.id} | ${c.label}, ${name}${pair ? ' (paired)' : ''} | ${ratios(key, a.seq, b.seq, pair !== undefined)} | ${ratios(key, a.conc, b.conc, pair !== undefined)} | |`,
       );
   }
   return rows.join('\n');
