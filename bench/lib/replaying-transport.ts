@@ -13,7 +13,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
-function echoServer(): McpServer {
+/** The bare SDK echo server (`bench/servers/bare-sdk.ts`), built in this process. */
+export function echoServer(): McpServer {
   const server = new McpServer({ name: 'bare-echo', version: '0.0.1' }, { capabilities: { tools: {} } });
   server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
     content: [{ type: 'text', text }],

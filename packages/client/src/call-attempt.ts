@@ -58,7 +58,7 @@ function callOn(
   exchange: HttpExchange,
   watch: AttemptWatch,
   tag: string | undefined,
-  progressToken: number,
+  progressToken: string,
 ): Promise<CallToolResult> {
   exchange.signal = watch.signal;
   exchange.sent = true;

@@ -41,8 +41,10 @@ describe('ProgressRoutes', () => {
       });
     await send(first, 1, { total: 4 });
     await send(second, 2, { message: 'halfway' });
-    await send(String(first), 3);
-    await send(first + second + 1, 3);
+    await send(Number(first), 3);
+    await send(`${first}${second}`, 3);
+    await send(` ${first}`, 3);
+    await send(`${first}.0`, 3);
     await send('someone-else', 4);
     await expect.poll(() => seen.length).toBe(2);
     routes.close(first);
