@@ -43,10 +43,9 @@ export class ProgressRoutes {
     client.setNotificationHandler('notifications/progress', (notification) => {
       const { progressToken } = notification.params;
       if (typeof progressToken !== 'string') return;
-      const route = this.#routes.get(Number(progressToken));
+      const issued = Number(progressToken);
       // Only a token exactly as this client wrote it: `Number` also reads " 7" or "7.0" as 7.
-      if (route !== undefined && String(Number(progressToken)) === progressToken)
-        route.progress(notification.params);
+      if (String(issued) === progressToken) this.#routes.get(issued)?.progress(notification.params);
     });
   }
 
