@@ -20,6 +20,7 @@ import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createRecourseClient } from '@recourse/client';
+import { callsInFlight } from './lib/cpu-rounds.ts';
 import { echoServer, ReplayingTransport } from './lib/replaying-transport.ts';
 
 const { values } = parseArgs({ options: { calls: { type: 'string' } } });
@@ -100,23 +101,17 @@ const variants = Object.fromEntries(Object.entries(requests).map(([name, r]) => 
 const session = new Session();
 session.connect();
 async function bytesPerRequest(send: () => Promise<void>): Promise<number> {
-  const batch = () =>
-    Promise.all(
-      Array.from({ length: 16 }, async () => {
-        for (let i = 0; i < calls / 16; i++) await send();
-      }),
-    );
-  await batch();
+  await callsInFlight(send, calls, 16);
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 256,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   } as never);
-  await batch();
+  const made = await callsInFlight(send, calls, 16);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const sum = (node: typeof profile.head): number =>
     node.selfSize + node.children.reduce((t, c) => t + sum(c), 0);
-  return sum(profile.head) / calls;
+  return sum(profile.head) / made;
 }
 const bytes = new Map<string, number>();
 for (const [name, send] of Object.entries(variants)) bytes.set(name, await bytesPerRequest(send));
@@ -124,9 +119,9 @@ const base = bytes.get('SDK client')!;
 console.log(
   `Bytes allocated per tools/call request in the SDK echo server (2026-07-28, stdio hosting, 16 in flight):`,
 );
+const kb = (v: number): string => (v / 1024).toFixed(1);
 for (const [name, request] of Object.entries(requests)) {
   const token = tokenOf(request);
-  const kb = (v: number): string => (v / 1024).toFixed(1);
   const more = bytes.get(name)! - base;
   console.log(
     `${name.padEnd(24)} progress token ${(token === undefined ? 'none' : typeof token).padEnd(7)} ${kb(bytes.get(name)!)} KB (${more >= 0 ? '+' : ''}${kb(more)} KB)`,

@@ -10,14 +10,27 @@
  * each calling sequentially (1: `n` sequential calls).
  */
 export async function cpuPerCall(call: () => Promise<unknown>, n: number, inFlight = 1): Promise<number> {
+  const cpu = process.cpuUsage();
+  const made = await callsInFlight(call, n, inFlight);
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / made;
+}
+
+/**
+ * Makes about `n` calls with `inFlight` callers at once, each calling sequentially; resolves with the number of
+ * calls made (`n` rounded up to a multiple of `inFlight`).
+ */
+export async function callsInFlight(
+  call: () => Promise<unknown>,
+  n: number,
+  inFlight: number,
+): Promise<number> {
   const each = Math.ceil(n / inFlight);
   const caller = async (): Promise<void> => {
     for (let i = 0; i < each; i++) await call();
   };
-  const cpu = process.cpuUsage();
   await Promise.all(Array.from({ length: inFlight }, caller));
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / (each * inFlight);
+  return each * inFlight;
 }
 
 /**
