@@ -58,7 +58,7 @@ function callOn(
   exchange: HttpExchange,
   watch: AttemptWatch,
   tag: string | undefined,
-  progressToken: string,
+  progressToken: string | undefined,
 ): Promise<CallToolResult> {
   exchange.signal = watch.signal;
   exchange.sent = true;
@@ -68,7 +68,10 @@ function callOn(
     timeout: Math.max(1, plan.deadline.hardAt - Date.now()) + 1000,
   };
   if (tag !== undefined) options.headers = { [ATTEMPT_HEADER]: tag };
-  const params = { name: plan.tool, arguments: plan.args, _meta: { progressToken } };
+  const params =
+    progressToken === undefined
+      ? { name: plan.tool, arguments: plan.args }
+      : { name: plan.tool, arguments: plan.args, _meta: { progressToken } };
   const definition = plan.connection.toolDefinition(client, plan.tool);
   if (definition === undefined) return client.callTool(params, options);
   options.toolDefinition = definition;
@@ -174,13 +177,16 @@ export async function runAttempt(
     protocolVersion = client.getNegotiatedProtocolVersion();
     const exchanges = connection.exchanges;
     const tag = exchanges?.open(exchange);
-    const progressToken = connection.progress.open(watch);
+    // A token lets the server report progress. With no callback and a deadline progress cannot move, nothing
+    // would read its reports, and the server would still check the token on every request.
+    const progressToken =
+      plan.onProgress !== undefined || plan.deadline.extendable ? connection.progress.open(watch) : undefined;
     connection.acquire(client);
     try {
       value = await watch.watch(callOn(client, plan, exchange, watch, tag, progressToken));
     } finally {
       connection.release(client);
-      connection.progress.close(progressToken);
+      if (progressToken !== undefined) connection.progress.close(progressToken);
       if (tag !== undefined) exchanges?.close(tag);
     }
     // An answer that raced the abort does not count: the attempt was given up.

@@ -30,6 +30,11 @@ export class Deadline {
     this.#at = now + options.timeoutMs;
   }
 
+  /** Whether progress can move the deadline at all (the hard maximum lies past `timeoutMs`). */
+  get extendable(): boolean {
+    return this.maxTimeoutMs > this.timeoutMs;
+  }
+
   /** Epoch ms at which the call times out unless progress arrives. */
   get at(): number {
     return this.#at;
