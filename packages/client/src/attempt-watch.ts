@@ -74,6 +74,14 @@ export class AttemptWatch implements ProgressRoute, TimedAttempt {
   }
 
   /**
+   * Whether progress would do anything for this attempt: reach the caller's `onProgress`, or move a deadline whose
+   * hard maximum lies past it. Only then does the attempt's request ask the server for progress.
+   */
+  get usesProgress(): boolean {
+    return this.#onProgress !== undefined || this.#deadline.extendable;
+  }
+
+  /**
    * Progress arrived: pushes the deadline (never past the hard maximum) while the attempt runs, and passes the
    * progress on to the caller.
    */

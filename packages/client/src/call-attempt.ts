@@ -177,10 +177,8 @@ export async function runAttempt(
     protocolVersion = client.getNegotiatedProtocolVersion();
     const exchanges = connection.exchanges;
     const tag = exchanges?.open(exchange);
-    // A token lets the server report progress. With no callback and a deadline progress cannot move, nothing
-    // would read its reports, and the server would still check the token on every request.
-    const progressToken =
-      plan.onProgress !== undefined || plan.deadline.extendable ? connection.progress.open(watch) : undefined;
+    // A token costs the server a check on every request, so it goes out only when progress would do anything.
+    const progressToken = watch.usesProgress ? connection.progress.open(watch) : undefined;
     connection.acquire(client);
     try {
       value = await watch.watch(callOn(client, plan, exchange, watch, tag, progressToken));

@@ -5,7 +5,7 @@ import type { CallProgress, CallSuccess, RecourseClient } from './index.ts';
 import { hostSdkServers } from './sdk-http-host.test-helper.ts';
 import type { SdkHttpHost } from './sdk-http-host.test-helper.ts';
 
-/** A server whose `work` reports two steps of progress when the request carries a token, and names the token. */
+/** A server whose `work` reports two steps of progress when its request carries a token, and says if it did. */
 function reportingServer(): McpServer {
   const server = new McpServer({ name: 'reporting', version: '0.0.1' });
   server.registerTool('work', { description: 'Reports progress when asked to.' }, async (ctx) => {
